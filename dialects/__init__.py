@@ -1,0 +1,17 @@
+"""The xDSL dialects of ComputeMux: the library other compilers import.
+
+`ALL_DIALECTS` maps each dialect's name to a factory, as xDSL's tools expect.
+"""
+
+from collections.abc import Callable
+
+from xdsl.ir import Dialect
+
+
+def _mux() -> Dialect:
+    from dialects.mux import Mux
+
+    return Mux
+
+
+ALL_DIALECTS: dict[str, Callable[[], Dialect]] = {"mux": _mux}

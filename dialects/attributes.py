@@ -1,0 +1,349 @@
+"""The spec's function attributes and metadata, and the utilities to use them.
+
+`mux-compiler-spec.rst` (sections "Metadata" and "Function Attributes") lists the
+attributes and metadata passes use to talk to each other; `compiler-utils-passes.rst`
+("Attribute Utilities", "Metadata Utilities") says they are only read and written
+through utility functions, never by name. This module is those utilities.
+
+Each piece of metadata is a `mux.` attribute on the function (or on the module) and
+one accessor object here, with `get`, `set`, `drop` and `take` (the spec's
+`takeIsKernel`: copy from one function to another, overwriting):
+
+=============================  ==========================================  ===========
+spec                           our attribute                               accessor
+=============================  ==========================================  ===========
+"mux-kernel"="entry-point"     `mux.kernel = "entry-point"` (or unit)      `is_kernel`...
+!reqd_work_group_size          `mux.reqd_work_group_size = array<i32:..>`  `REQD_WORK_GROUP_SIZE`
+!max_work_dim                  `mux.max_work_dim = 2 : i32`                `MAX_WORK_DIM`
+"mux-work-item-order"          `mux.work_item_order = #mux<...zyx>`        `WORK_ITEM_ORDER`
+"mux-local-mem-usage"          `mux.local_mem_usage = 1024 : i64`          `LOCAL_MEM_USAGE`
+"mux-no-subgroups"             `mux.no_subgroups` (unit)                   `NO_SUBGROUPS`
+"mux-degenerate-subgroups"     `mux.degenerate_subgroups` (unit)           `DEGENERATE_SUBGROUPS`
+!intel_reqd_sub_group_size     `mux.reqd_sub_group_size = 8 : i32`         `REQD_SUB_GROUP_SIZE`
+"mux-orig-fn"                  `mux.orig_fn = "name"`                      `ORIG_FN`
+"mux-base-fn-name"             `mux.base_fn_name = "name"`                 `BASE_FN_NAME`
+!mux_scheduled_fn              `mux.scheduled_fn = array<i32: 2, 3>`       `SCHEDULED_FN`
+!mux-scheduling-params         module `mux.scheduling_params = [...]`      `SCHEDULING_PARAMS`
+"mux-barrier-schedule"         the `schedule(...)` of a barrier op         `barrier_schedule`
+=============================  ==========================================  ===========
+
+`verify_mux_attributes` checks every `mux.` attribute of a module; `mux-opt` runs it on
+each module it reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    UnitAttr,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import VerifyException
+
+from dialects.mux import (
+    BarrierSchedule,
+    SubGroupBarrierOp,
+    WorkGroupBarrierOp,
+    WorkItemOrder,
+    WorkItemOrderAttr,
+)
+
+T = TypeVar("T")
+
+KERNEL = "mux.kernel"
+ENTRY_POINT = "entry-point"
+
+
+# --------------------------------------------------------------------------------------
+# "mux-kernel": the spec's setIsKernel, setIsKernelEntryPt, isKernel, isKernelEntryPt,
+# dropIsKernel, takeIsKernel.
+# --------------------------------------------------------------------------------------
+
+
+def is_kernel(fn: Operation) -> bool:
+    """True if `fn` has a `mux.kernel` attribute (it is a kernel)."""
+    return KERNEL in fn.attributes
+
+
+def is_kernel_entry_point(fn: Operation) -> bool:
+    """True if `fn` is a kernel entry point: `mux.kernel = "entry-point"`."""
+    return fn.attributes.get(KERNEL) == StringAttr(ENTRY_POINT)
+
+
+def set_is_kernel(fn: Operation) -> None:
+    """Marks `fn` a kernel (`mux.kernel`), keeping an entry-point mark it has."""
+    if not is_kernel(fn):
+        fn.attributes[KERNEL] = UnitAttr()
+
+
+def set_is_kernel_entry_point(fn: Operation) -> None:
+    """Marks `fn` a kernel entry point: `mux.kernel = "entry-point"`."""
+    fn.attributes[KERNEL] = StringAttr(ENTRY_POINT)
+
+
+def drop_is_kernel(fn: Operation) -> None:
+    """Removes the `mux.kernel` attribute of `fn`, if present."""
+    fn.attributes.pop(KERNEL, None)
+
+
+def take_is_kernel(to_fn: Operation, from_fn: Operation) -> None:
+    """Moves the `mux.kernel` attribute of `from_fn` to `to_fn`, overwriting it.
+
+    Does nothing if `from_fn` is not a kernel.
+    """
+    if KERNEL in from_fn.attributes:
+        to_fn.attributes[KERNEL] = from_fn.attributes.pop(KERNEL)
+
+
+KERNEL_RULE = 'is a unit attribute (a kernel) or a string ("entry-point": an entry point)'
+
+
+# --------------------------------------------------------------------------------------
+# The other attributes, each one typed accessor.
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MuxAttribute(Generic[T]):
+    """One `mux.` attribute: its name, its Python value, its rule.
+
+    `decode` turns the attribute into a value and raises VerifyException (the message
+    completing "`<name>` ...") when the attribute is malformed; `encode` does the
+    reverse and is checked by `decode`, so nothing malformed is ever written.
+    """
+
+    name: str
+    rule: str
+    decode: Callable[[Attribute], T]
+    encode: Callable[[T], Attribute]
+    on_module: bool = False
+
+    def get(self, op: Operation) -> T | None:
+        """The value on `op`, or None when absent. Raises if malformed."""
+        attr = op.attributes.get(self.name)
+        return None if attr is None else self.check(attr)
+
+    def set(self, op: Operation, value: T) -> None:
+        attr = self.encode(value)
+        self.check(attr)
+        op.attributes[self.name] = attr
+
+    def drop(self, op: Operation) -> None:
+        op.attributes.pop(self.name, None)
+
+    def take(self, to_op: Operation, from_op: Operation) -> None:
+        """Moves the attribute from `from_op` to `to_op`, if `from_op` has it."""
+        if self.name in from_op.attributes:
+            to_op.attributes[self.name] = from_op.attributes.pop(self.name)
+
+    def check(self, attr: Attribute) -> T:
+        try:
+            return self.decode(attr)
+        except (VerifyException, ValueError, TypeError) as e:
+            raise VerifyException(f"'{self.name}' {self.rule}, got {attr}") from e
+
+
+def _ints(attr: Attribute, count: Sequence[int], low: int) -> tuple[int, ...]:
+    if not isinstance(attr, DenseArrayBase) or attr.elt_type != i32:
+        raise TypeError("not an i32 array")
+    values = attr.get_values()
+    if len(values) not in count or any(v < low for v in values):
+        raise ValueError("out of range")
+    return tuple(int(v) for v in values)
+
+
+def _int(attr: Attribute, low: int, high: int | None = None) -> int:
+    if not isinstance(attr, IntegerAttr):
+        raise TypeError("not an integer")
+    value = attr.value.data
+    if value < low or (high is not None and value > high):
+        raise ValueError("out of range")
+    return value
+
+
+def _string(attr: Attribute) -> str:
+    if not isinstance(attr, StringAttr):
+        raise TypeError("not a string")
+    return attr.data
+
+
+def _flag(attr: Attribute) -> bool:
+    if not isinstance(attr, UnitAttr):
+        raise TypeError("not a unit attribute")
+    return True
+
+
+def _work_item_order(attr: Attribute) -> WorkItemOrder:
+    if not isinstance(attr, WorkItemOrderAttr):
+        raise TypeError("not a work-item order")
+    return attr.data
+
+
+def _strings(attr: Attribute) -> tuple[str, ...]:
+    if not isinstance(attr, ArrayAttr):
+        raise TypeError("not an array")
+    return tuple(_string(a) for a in attr.data)
+
+
+REQD_WORK_GROUP_SIZE = MuxAttribute[tuple[int, ...]](
+    "mux.reqd_work_group_size",
+    "is three positive i32 sizes X, Y, Z: array<i32: x, y, z>",
+    lambda a: _ints(a, (3,), 1),
+    lambda v: DenseArrayBase.from_list(i32, v),
+)
+"""!reqd_work_group_size: the required work-group size; none if absent."""
+
+MAX_WORK_DIM = MuxAttribute[int](
+    "mux.max_work_dim",
+    "is an integer from 1 to 3",
+    lambda a: _int(a, 1, 3),
+    lambda v: IntegerAttr(v, i32),
+)
+"""!max_work_dim: the maximum dimension used for work-items; 3 if absent."""
+
+WORK_ITEM_ORDER = MuxAttribute[WorkItemOrder](
+    "mux.work_item_order",
+    "is a work-item order such as #mux<work_item_order zyx>",
+    _work_item_order,
+    WorkItemOrderAttr,
+)
+""""mux-work-item-order": the dimensions from innermost to outermost; xyz if absent."""
+
+LOCAL_MEM_USAGE = MuxAttribute[int](
+    "mux.local_mem_usage",
+    "is a non-negative number of bytes",
+    lambda a: _int(a, 0),
+    lambda v: IntegerAttr(v, i64),
+)
+""""mux-local-mem-usage": estimated local memory of the function, in bytes.
+
+The spec asks for a positive integer; we also accept 0, the usage of a kernel that
+uses no local memory, so that the attribute can always be present after
+`compute-local-memory-usage`.
+"""
+
+NO_SUBGROUPS = MuxAttribute[bool](
+    "mux.no_subgroups", "is a unit attribute", _flag, lambda v: UnitAttr()
+)
+""""mux-no-subgroups": the function does not explicitly use sub-groups."""
+
+DEGENERATE_SUBGROUPS = MuxAttribute[bool](
+    "mux.degenerate_subgroups", "is a unit attribute", _flag, lambda v: UnitAttr()
+)
+""""mux-degenerate-subgroups": one sub-group spans the whole work-group."""
+
+REQD_SUB_GROUP_SIZE = MuxAttribute[int](
+    "mux.reqd_sub_group_size",
+    "is a positive i32",
+    lambda a: _int(a, 1),
+    lambda v: IntegerAttr(v, i32),
+)
+"""!intel_reqd_sub_group_size: the required sub-group size; none if absent."""
+
+ORIG_FN = MuxAttribute[str]("mux.orig_fn", "is a string", _string, StringAttr)
+""""mux-orig-fn": the name of the original function this one wraps or replaces."""
+
+BASE_FN_NAME = MuxAttribute[str](
+    "mux.base_fn_name", "is a string", _string, StringAttr
+)
+""""mux-base-fn-name": the base name new versions of the function are suffixed to."""
+
+SCHEDULED_FN = MuxAttribute[tuple[int, ...]](
+    "mux.scheduled_fn",
+    "is 2 to 4 parameter indices, -1 for none: array<i32: wi, wg>",
+    lambda a: _ints(a, (2, 3, 4), -1),
+    lambda v: DenseArrayBase.from_list(i32, v),
+)
+"""!mux_scheduled_fn: the parameter indices of MuxWorkItemInfo and MuxWorkGroupInfo
+(-1: no such parameter), then up to two target parameters."""
+
+SCHEDULING_PARAMS = MuxAttribute[tuple[str, ...]](
+    "mux.scheduling_params",
+    "is a list of scheduling parameter names",
+    _strings,
+    lambda v: ArrayAttr([StringAttr(s) for s in v]),
+    on_module=True,
+)
+"""!mux-scheduling-params (module): the scheduling parameter names of the target, which
+`mux.scheduled_fn` indices refer to."""
+
+FUNCTION_ATTRIBUTES: tuple[MuxAttribute, ...] = (
+    REQD_WORK_GROUP_SIZE,
+    MAX_WORK_DIM,
+    WORK_ITEM_ORDER,
+    LOCAL_MEM_USAGE,
+    NO_SUBGROUPS,
+    DEGENERATE_SUBGROUPS,
+    REQD_SUB_GROUP_SIZE,
+    ORIG_FN,
+    BASE_FN_NAME,
+    SCHEDULED_FN,
+)
+MODULE_ATTRIBUTES: tuple[MuxAttribute, ...] = (SCHEDULING_PARAMS,)
+_BY_NAME = {a.name: a for a in FUNCTION_ATTRIBUTES + MODULE_ATTRIBUTES}
+
+
+def work_item_order(fn: Operation) -> WorkItemOrder:
+    """The work-item order of `fn`, `xyz` when it has none (as the spec allows)."""
+    return WORK_ITEM_ORDER.get(fn) or WorkItemOrder.XYZ
+
+
+def max_work_dim(fn: Operation) -> int:
+    """The maximum work dimension of `fn`, 3 when it has none (as the spec says)."""
+    return MAX_WORK_DIM.get(fn) or 3
+
+
+def barrier_schedule(
+    barrier: WorkGroupBarrierOp | SubGroupBarrierOp,
+) -> BarrierSchedule:
+    """The barrier schedule of a barrier ("typically found on call sites"), unordered
+    when it has none."""
+    schedule = barrier.schedule
+    return BarrierSchedule.UNORDERED if schedule is None else schedule.data
+
+
+def verify_mux_attributes(root: Operation) -> None:
+    """Checks every `mux.` attribute under `root`: known, well-formed, well placed.
+
+    Function attributes belong on functions (ops with a `sym_name` and a body or a
+    type), module attributes on `builtin.module`. Raises VerifyException, with the
+    offending op, otherwise.
+    """
+    for op in root.walk():
+        for name, attr in op.attributes.items():
+            if not name.startswith("mux."):
+                continue
+            try:
+                _verify_one(op, name, attr)
+            except VerifyException as e:
+                op.emit_error(str(e), e)
+
+
+def _verify_one(op: Operation, name: str, attr: Attribute) -> None:
+    if name == KERNEL:
+        on_module = False
+        if not isinstance(attr, UnitAttr | StringAttr):
+            raise VerifyException(f"'{name}' {KERNEL_RULE}, got {attr}")
+    elif (accessor := _BY_NAME.get(name)) is not None:
+        on_module = accessor.on_module
+        accessor.check(attr)
+    else:
+        known = ", ".join(sorted([KERNEL, *_BY_NAME]))
+        raise VerifyException(f"unknown mux attribute '{name}' (known: {known})")
+    is_module = isinstance(op, ModuleOp)
+    is_function = not is_module and (
+        "sym_name" in op.properties or "sym_name" in op.attributes
+    )
+    if (on_module and not is_module) or (not on_module and not is_function):
+        where = "builtin.module" if on_module else "a function"
+        raise VerifyException(f"'{name}' belongs on {where}, not on {op.name}")

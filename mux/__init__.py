@@ -1,0 +1,1 @@
+"""ComputeMux on xDSL: the public API and the command-line tools."""

@@ -1,0 +1,54 @@
+"""`mux-opt`: xDSL's `xdsl-opt` with the ComputeMux dialects and passes.
+
+It takes the same flags as `xdsl-opt` (`-p`, `--split-input-file`,
+`--verify-diagnostics`, `--print-op-generic`, `-t`, ...). Besides the ops' own
+verifiers, every module it reads has its `mux.*` function and module attributes
+checked (`dialects.attributes.verify_mux_attributes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import IO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from dialects import ALL_DIALECTS
+from dialects.attributes import verify_mux_attributes
+from lowering import ALL_PASSES
+
+
+class MuxOptMain(xDSLOptMain):
+    version_format = "mux-opt (ComputeMux on xDSL {xdsl_version})"
+
+    def __init__(self, args: Sequence[str] | None = None):
+        super().__init__(description="ComputeMux modular optimizer driver", args=args)
+
+    def register_all_dialects(self):
+        super().register_all_dialects()
+        for name, factory in ALL_DIALECTS.items():
+            if name not in self.ctx.registered_dialect_names:
+                self.ctx.register_dialect(name, factory)
+
+    def register_all_passes(self):
+        super().register_all_passes()
+        for name, factory in ALL_PASSES.items():
+            self.register_pass(name, factory)
+
+    def parse_chunk(
+        self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
+    ) -> ModuleOp | None:
+        module = super().parse_chunk(chunk, file_extension, start_offset)
+        if module is not None and not self.args.disable_verify:
+            module.verify()
+            verify_mux_attributes(module)
+        return module
+
+
+def main(args: Sequence[str] | None = None) -> None:
+    MuxOptMain(args=args).run()
+
+
+if __name__ == "__main__":
+    main()
