@@ -9,23 +9,31 @@ Each piece of metadata is a `mux.` attribute on the function (or on the module) 
 one accessor object here, with `get`, `set`, `drop` and `take` (the spec's
 `takeIsKernel`: copy from one function to another, overwriting):
 
-=============================  ==========================================  ===========
-spec                           our attribute                               accessor
-=============================  ==========================================  ===========
-"mux-kernel"="entry-point"     `mux.kernel = "entry-point"` (or unit)      `is_kernel`...
-!reqd_work_group_size          `mux.reqd_work_group_size = array<i32:..>`  `REQD_WORK_GROUP_SIZE`
-!max_work_dim                  `mux.max_work_dim = 2 : i32`                `MAX_WORK_DIM`
-"mux-work-item-order"          `mux.work_item_order = #mux<...zyx>`        `WORK_ITEM_ORDER`
-"mux-local-mem-usage"          `mux.local_mem_usage = 1024 : i64`          `LOCAL_MEM_USAGE`
-"mux-no-subgroups"             `mux.no_subgroups` (unit)                   `NO_SUBGROUPS`
-"mux-degenerate-subgroups"     `mux.degenerate_subgroups` (unit)           `DEGENERATE_SUBGROUPS`
-!intel_reqd_sub_group_size     `mux.reqd_sub_group_size = 8 : i32`         `REQD_SUB_GROUP_SIZE`
-"mux-orig-fn"                  `mux.orig_fn = "name"`                      `ORIG_FN`
-"mux-base-fn-name"             `mux.base_fn_name = "name"`                 `BASE_FN_NAME`
-!mux_scheduled_fn              `mux.scheduled_fn = array<i32: 2, 3>`       `SCHEDULED_FN`
-!mux-scheduling-params         module `mux.scheduling_params = [...]`      `SCHEDULING_PARAMS`
-"mux-barrier-schedule"         the `schedule(...)` of a barrier op         `barrier_schedule`
-=============================  ==========================================  ===========
+=============================  ==============================================
+spec                           our attribute (accessor)
+=============================  ==============================================
+"mux-kernel"="entry-point"     `mux.kernel = "entry-point"`, unit for a kernel
+                               (`is_kernel`, `set_is_kernel_entry_point`...)
+!reqd_work_group_size          `mux.reqd_work_group_size = array<i32: 8, 4, 1>`
+                               (`REQD_WORK_GROUP_SIZE`)
+!max_work_dim                  `mux.max_work_dim = 2 : i32` (`MAX_WORK_DIM`)
+"mux-work-item-order"          `mux.work_item_order = #mux<work_item_order zyx>`
+                               (`WORK_ITEM_ORDER`)
+"mux-local-mem-usage"          `mux.local_mem_usage = 1024 : i64`
+                               (`LOCAL_MEM_USAGE`)
+"mux-no-subgroups"             `mux.no_subgroups` (`NO_SUBGROUPS`)
+"mux-degenerate-subgroups"     `mux.degenerate_subgroups` (`DEGENERATE_SUBGROUPS`)
+!intel_reqd_sub_group_size     `mux.reqd_sub_group_size = 8 : i32`
+                               (`REQD_SUB_GROUP_SIZE`)
+"mux-orig-fn"                  `mux.orig_fn = "name"` (`ORIG_FN`)
+"mux-base-fn-name"             `mux.base_fn_name = "name"` (`BASE_FN_NAME`)
+!mux_scheduled_fn              `mux.scheduled_fn = array<i32: 2, 3>`
+                               (`SCHEDULED_FN`)
+!mux-scheduling-params         on the module: `mux.scheduling_params = [...]`
+                               (`SCHEDULING_PARAMS`)
+"mux-barrier-schedule"         the `schedule(...)` of a barrier op
+                               (`barrier_schedule`)
+=============================  ==============================================
 
 `verify_mux_attributes` checks every `mux.` attribute of a module; `mux-opt` runs it on
 each module it reads.
@@ -105,7 +113,9 @@ def take_is_kernel(to_fn: Operation, from_fn: Operation) -> None:
         to_fn.attributes[KERNEL] = from_fn.attributes.pop(KERNEL)
 
 
-KERNEL_RULE = 'is a unit attribute (a kernel) or a string ("entry-point": an entry point)'
+KERNEL_RULE = (
+    'is a unit attribute (a kernel) or a string ("entry-point": an entry point)'
+)
 
 
 # --------------------------------------------------------------------------------------
@@ -253,9 +263,7 @@ REQD_SUB_GROUP_SIZE = MuxAttribute[int](
 ORIG_FN = MuxAttribute[str]("mux.orig_fn", "is a string", _string, StringAttr)
 """"mux-orig-fn": the name of the original function this one wraps or replaces."""
 
-BASE_FN_NAME = MuxAttribute[str](
-    "mux.base_fn_name", "is a string", _string, StringAttr
-)
+BASE_FN_NAME = MuxAttribute[str]("mux.base_fn_name", "is a string", _string, StringAttr)
 """"mux-base-fn-name": the base name new versions of the function are suffixed to."""
 
 SCHEDULED_FN = MuxAttribute[tuple[int, ...]](

@@ -3,8 +3,8 @@
 Every op is the builtin of `mux-compiler-spec.rst` (section "Builtins") whose name,
 without the `__mux_` prefix and lower-cased, is the op's name:
 `__mux_get_global_id` is `mux.get_global_id`, `__mux_dma_read_2D` is `mux.dma_read_2d`.
-Group collectives are one op per (group, collective), with the operation (add, fadd, ...)
-as an enum property, because the spec's overloads differ only by that and by the
+Group collectives are one op per (group, collective), with the operation (add, fadd,
+...) as an enum property, because the spec's overloads differ only by that and by the
 operand type.
 
 Verifier messages start with the rule they enforce (the `RULE_*` constants below). Each
@@ -18,8 +18,8 @@ from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
-    AnyFloat,
     I32,
+    AnyFloat,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -56,7 +56,7 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
@@ -261,8 +261,9 @@ class MemSemanticsAttr(BitEnumAttribute[MemSemantics], SpacedOpaqueSyntaxAttribu
                 flags.append(MemSemantics(parser.parse_str_enum(MemSemantics)))
             if parser.parse_optional_punctuation("|") is None:
                 break
-        if None in flags and any(f is not None and f.is_ordering for f in flags):
-            parser.raise_error(f"{RULE_ONE_ORDERING}: relaxed is an ordering too")
+        orderings = [f.value if f else RELAXED for f in flags if not f or f.is_ordering]
+        if len(orderings) > 1:
+            parser.raise_error(f"{RULE_ONE_ORDERING}, got {', '.join(orderings)}")
         return frozenset(f for f in flags if f is not None)
 
     def print_parameter(self, printer: Printer) -> None:
@@ -1145,12 +1146,13 @@ _DMA_TYPES = "`:` type($dst) `,` type($src)"
 
 
 class _DmaOp(IRDLOperation):
-    """Shared verification of the six DMA transfers."""
+    """Shared verification of the six DMA transfers.
+
+    Subclasses define all their operands themselves, in the spec's order: xDSL puts
+    a subclass's fields before its base class's.
+    """
 
     IS_READ: ClassVar[bool]
-    dst = operand_def(_POINTER)
-    src = operand_def(_POINTER)
-    event = opt_operand_def(DmaEventType)
     result = result_def(DmaEventType)
 
     def verify_(self) -> None:
@@ -1170,12 +1172,12 @@ class _DmaOp(IRDLOperation):
 def _dma_format(sizes: Sequence[str]) -> str:
     """`$dst, $src, width(%w), ... (event(%e))? : type($dst), type($src)`."""
     words = " ".join(f"`{s}` `(` ${s} `)`" for s in sizes)
-    return (
-        f"$dst `,` $src {words} (`event` `(` $event^ `)`)? attr-dict {_DMA_TYPES}"
-    )
+    return f"$dst `,` $src {words} (`event` `(` $event^ `)`)? attr-dict {_DMA_TYPES}"
 
 
 class _Dma1DOp(_DmaOp):
+    dst = operand_def(_POINTER)
+    src = operand_def(_POINTER)
     width = operand_def(IndexType)
     event = opt_operand_def(DmaEventType)
     assembly_format = _dma_format(["width"])
@@ -1194,6 +1196,8 @@ class _Dma1DOp(_DmaOp):
 
 
 class _Dma2DOp(_DmaOp):
+    dst = operand_def(_POINTER)
+    src = operand_def(_POINTER)
     width = operand_def(IndexType)
     dst_stride = operand_def(IndexType)
     src_stride = operand_def(IndexType)
@@ -1226,6 +1230,8 @@ class _Dma2DOp(_DmaOp):
 
 
 class _Dma3DOp(_DmaOp):
+    dst = operand_def(_POINTER)
+    src = operand_def(_POINTER)
     width = operand_def(IndexType)
     dst_line_stride = operand_def(IndexType)
     src_line_stride = operand_def(IndexType)

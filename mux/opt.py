@@ -8,10 +8,12 @@ checked (`dialects.attributes.verify_mux_attributes`).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from dialects import ALL_DIALECTS
@@ -46,9 +48,18 @@ class MuxOptMain(xDSLOptMain):
         return module
 
 
-def main(args: Sequence[str] | None = None) -> None:
-    MuxOptMain(args=args).run()
+def main(args: Sequence[str] | None = None) -> int:
+    """Runs mux-opt. A diagnostic (parse error, verifier error, failed pass) is
+    printed to stderr, with the IR it is about, and the exit status is 1."""
+    try:
+        MuxOptMain(args=args).run()
+    except (DiagnosticException, ParseError) as error:
+        print(error, file=sys.stderr)
+        for note in getattr(error, "__notes__", ()):
+            print(note, file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""The default scheduling parameters: MuxWorkItemInfo and MuxWorkGroupInfo.
+
+`compiler-utils-passes.rst`, section "Target Scheduling Parameters": builtins that need
+data from outside the function get it from two pointer-to-struct parameters, added by
+`add-sched-params` and read by `define-mux-builtins`. The structs are described here
+once, field by field, so passes address a field by its name:
+
+    WORK_ITEM_INFO.field_index("sub_group_id")  # 1
+    WORK_GROUP_INFO.llvm_type()  # !llvm.struct<"MuxWorkGroupInfo", ...>
+
+`size_t` fields ("natural-width integers") take the width of the target's `size_t`,
+64 bits by default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from xdsl.dialects.builtin import ArrayAttr, IntegerType, StringAttr, i32
+from xdsl.dialects.llvm import LLVMArrayType, LLVMStructType
+from xdsl.ir import Attribute
+
+
+class FieldKind(Enum):
+    """The shapes of fields the spec uses."""
+
+    I32 = "i32"
+    SIZE_T_X3 = "[3 x size_t]"
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    kind: FieldKind
+    doc: str
+
+    def llvm_type(self, size_t_bits: int) -> Attribute:
+        if self.kind is FieldKind.I32:
+            return i32
+        return LLVMArrayType(3, IntegerType(size_t_bits))
+
+
+@dataclass(frozen=True)
+class SchedulingStruct:
+    """One scheduling-parameter struct: its name and its fields, in order."""
+
+    name: str
+    fields: tuple[Field, ...]
+
+    def field_index(self, name: str) -> int:
+        """The position of field `name`; KeyError naming the fields if unknown."""
+        for index, field in enumerate(self.fields):
+            if field.name == name:
+                return index
+        known = ", ".join(f.name for f in self.fields)
+        raise KeyError(f"{self.name} has no field '{name}' (fields: {known})")
+
+    def llvm_type(self, size_t_bits: int = 64) -> LLVMStructType:
+        """The named LLVM struct, e.g. `!llvm.struct<"MuxWorkItemInfo", (...)>`."""
+        if size_t_bits not in (32, 64):
+            raise ValueError(f"size_t is 32 or 64 bits, not {size_t_bits}")
+        return LLVMStructType(
+            StringAttr(self.name),
+            ArrayAttr([f.llvm_type(size_t_bits) for f in self.fields]),
+        )
+
+
+WORK_ITEM_INFO = SchedulingStruct(
+    "MuxWorkItemInfo",
+    (
+        Field("local_id", FieldKind.SIZE_T_X3, "the 3-dimensional local ID"),
+        Field("sub_group_id", FieldKind.I32, "the sub-group ID"),
+        Field(
+            "kernel_width",
+            FieldKind.I32,
+            "how many work-items are executed in parallel: 1, or the "
+            "vectorization factor",
+        ),
+        Field("num_sub_groups", FieldKind.I32, "the number of sub-groups"),
+        Field("max_sub_group_size", FieldKind.I32, "the maximum sub-group size"),
+    ),
+)
+
+WORK_GROUP_INFO = SchedulingStruct(
+    "MuxWorkGroupInfo",
+    (
+        Field("group_id", FieldKind.SIZE_T_X3, "the group id"),
+        Field("num_groups", FieldKind.SIZE_T_X3, "the number of groups"),
+        Field("global_offset", FieldKind.SIZE_T_X3, "the global offset"),
+        Field("local_size", FieldKind.SIZE_T_X3, "the local work-group size"),
+        Field("work_dim", FieldKind.I32, "the number of work dimensions"),
+    ),
+)
+
+DEFAULT_SCHEDULING_PARAMETERS = (WORK_ITEM_INFO, WORK_GROUP_INFO)
+"""The default list, in the order `add-sched-params` appends them to a function."""

@@ -1,0 +1,4 @@
+func.func @bad() {
+  mux.mem_barrier scope(device) semantics(acquire | release)
+  func.return
+}
