@@ -14,4 +14,10 @@ def _mux() -> Dialect:
     return Mux
 
 
-ALL_DIALECTS: dict[str, Callable[[], Dialect]] = {"mux": _mux}
+def _llvmx() -> Dialect:
+    from dialects.llvmx import Llvmx
+
+    return Llvmx
+
+
+ALL_DIALECTS: dict[str, Callable[[], Dialect]] = {"mux": _mux, "llvmx": _llvmx}

@@ -7,6 +7,10 @@ Group collectives are one op per (group, collective), with the operation (add, f
 ...) as an enum property, because the spec's overloads differ only by that and by the
 operand type.
 
+Besides the builtins a kernel calls, the dialect has the reference implementation's
+internal setters (`mux.set_local_id`, ...), with which `work-item-loops` sets the
+work-item state that the queries read.
+
 Verifier messages start with the rule they enforce (the `RULE_*` constants below). Each
 op lists its rules in `RULES`; `scripts/gen_dialect_docs.py` publishes them in
 `docs/dialect.md`.
@@ -303,6 +307,8 @@ class GroupOperation(StrEnum):
 
 @irdl_attr_definition
 class GroupOperationAttr(EnumAttribute[GroupOperation], SpacedOpaqueSyntaxAttribute):
+    """The operation of a reduce or scan: `#mux<group_op fadd>`, `fadd` in an op."""
+
     name = "mux.group_op"
 
 
@@ -324,6 +330,8 @@ class WorkItemOrder(StrEnum):
 
 @irdl_attr_definition
 class WorkItemOrderAttr(EnumAttribute[WorkItemOrder], SpacedOpaqueSyntaxAttribute):
+    """A work-item order: `#mux<work_item_order zyx>`."""
+
     name = "mux.work_item_order"
 
 
@@ -341,6 +349,8 @@ class BarrierSchedule(StrEnum):
 
 @irdl_attr_definition
 class BarrierScheduleAttr(EnumAttribute[BarrierSchedule], SpacedOpaqueSyntaxAttribute):
+    """A barrier schedule: `#mux<barrier_schedule linear>`, `linear` in an op."""
+
     name = "mux.barrier_schedule"
 
 
@@ -589,11 +599,67 @@ class GetLocalLinearIdOp(_IndexQueryOp):
 
 @irdl_op_definition
 class GetEnqueuedLocalSizeOp(_RankedQueryOp):
-    """`size_t __mux_get_enqueued_local_size(i32 i)`: the enqueued work-group size in
-    the `i`'th dimension; for uniform work-groups, the same as
+    """`size_t __mux_get_enqueued_local_size(i32 %i)`: the enqueued work-group size
+    in the `%i`'th dimension; for uniform work-groups, the same as
     `__mux_get_local_size`."""
 
     name = "mux.get_enqueued_local_size"
+
+
+# --------------------------------------------------------------------------------------
+# Setters. Not builtins a kernel calls: the reference implementation's internal
+# `__mux_set_*` builtins, with which `work-item-loops` "sets the local ID at each loop
+# level" (compiler-pipeline-overview.txt) before `define-mux-builtins` turns them into
+# stores to the MuxWorkItemInfo struct.
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class SetLocalIdOp(IRDLOperation):
+    """`void __mux_set_local_id(i32 %i, size_t %id)`: sets the local invocation
+    identifier of the `%i`'th dimension for the work-item about to run."""
+
+    name = "mux.set_local_id"
+    RULES: ClassVar[tuple[str, ...]] = ()
+    dim = operand_def(i32)
+    value = operand_def(IndexType)
+    assembly_format = "$dim `,` $value attr-dict"
+
+    def __init__(self, dim: SSAValue | Operation, value: SSAValue | Operation):
+        super().__init__(operands=[dim, value])
+
+
+class _I32SetterOp(IRDLOperation):
+    RULES: ClassVar[tuple[str, ...]] = ()
+    value = operand_def(i32)
+    assembly_format = "$value attr-dict"
+
+    def __init__(self, value: SSAValue | Operation):
+        super().__init__(operands=[value])
+
+
+@irdl_op_definition
+class SetSubGroupIdOp(_I32SetterOp):
+    """`void __mux_set_sub_group_id(i32 %id)`: sets the sub-group ID of the
+    work-item about to run."""
+
+    name = "mux.set_sub_group_id"
+
+
+@irdl_op_definition
+class SetNumSubGroupsOp(_I32SetterOp):
+    """`void __mux_set_num_sub_groups(i32 %n)`: sets the number of sub-groups of the
+    work-group."""
+
+    name = "mux.set_num_sub_groups"
+
+
+@irdl_op_definition
+class SetMaxSubGroupSizeOp(_I32SetterOp):
+    """`void __mux_set_max_sub_group_size(i32 %n)`: sets the maximum sub-group size
+    of the kernel."""
+
+    name = "mux.set_max_sub_group_size"
 
 
 # --------------------------------------------------------------------------------------
@@ -695,7 +761,8 @@ class SubGroupBarrierOp(_ControlBarrierOp):
     """`void __mux_sub_group_barrier(i32 %id, i32 %scope, i32 %semantics)`: waits for
     the other invocations of the sub-group to reach this point (a control barrier),
     and may atomically provide a memory barrier with the same semantics as
-    `__mux_mem_barrier`."""
+    `__mux_mem_barrier`. The optional `schedule` is the `"mux-barrier-schedule"`
+    of the call site."""
 
     name = "mux.sub_group_barrier"
 
@@ -709,15 +776,12 @@ class SubGroupBarrierOp(_ControlBarrierOp):
 class _AnyAllOp(IRDLOperation):
     """any/all: true if any/all of the group's operands are true."""
 
-    RULES: ClassVar[tuple[str, ...]] = (RULE_BOOL_OPERAND,)
     value = operand_def()
     result = result_def(i1)
 
-    def verify_(self) -> None:
-        _check_bool(self.value.type)
-
 
 class _ScalarAnyAllOp(_AnyAllOp):
+    RULES: ClassVar[tuple[str, ...]] = ()  # the operand type i1 is the rule
     value = operand_def(i1)
     assembly_format = "$value attr-dict"
 
@@ -726,7 +790,7 @@ class _ScalarAnyAllOp(_AnyAllOp):
 
 
 class _WorkGroupAnyAllOp(_AnyAllOp):
-    RULES: ClassVar[tuple[str, ...]] = (RULE_BARRIER_ID, RULE_BOOL_OPERAND)
+    RULES: ClassVar[tuple[str, ...]] = (RULE_BARRIER_ID,)
     id = prop_def(IntegerAttr[I32])
     value = operand_def(i1)
     assembly_format = "`id` `(` $id `)` $value attr-dict"
@@ -814,7 +878,9 @@ class SubGroupBroadcastOp(IRDLOperation):
     result = result_def(T)
     assembly_format = "$value `,` $sub_group_local_id attr-dict `:` type($value)"
 
-    def __init__(self, value: SSAValue | Operation, sub_group_local_id: SSAValue):
+    def __init__(
+        self, value: SSAValue | Operation, sub_group_local_id: SSAValue | Operation
+    ):
         value = SSAValue.get(value)
         super().__init__(
             operands=[value, sub_group_local_id], result_types=[value.type]
@@ -1390,6 +1456,14 @@ QUERY_OPS: tuple[type[IRDLOperation], ...] = (
 )
 """The work-item queries: after `define-mux-builtins` none of these remains."""
 
+SETTER_OPS: tuple[type[IRDLOperation], ...] = (
+    SetLocalIdOp,
+    SetSubGroupIdOp,
+    SetNumSubGroupsOp,
+    SetMaxSubGroupSizeOp,
+)
+"""The work-item state setters: `define-mux-builtins` lowers them too."""
+
 BARRIER_OPS: tuple[type[IRDLOperation], ...] = (
     MemBarrierOp,
     WorkGroupBarrierOp,
@@ -1433,7 +1507,7 @@ DMA_OPS: tuple[type[IRDLOperation], ...] = (
 
 Mux = Dialect(
     "mux",
-    [*QUERY_OPS, *BARRIER_OPS, *GROUP_OPS, *DMA_OPS],
+    [*QUERY_OPS, *SETTER_OPS, *BARRIER_OPS, *GROUP_OPS, *DMA_OPS],
     [
         MemScopeAttr,
         MemSemanticsAttr,

@@ -8,6 +8,10 @@ once, field by field, so passes address a field by its name:
     WORK_ITEM_INFO.field_index("sub_group_id")  # 1
     WORK_GROUP_INFO.llvm_type()  # !llvm.struct<"MuxWorkGroupInfo", ...>
 
+Targets define their scheduling parameters ("Scheduling parameters are ultimately up
+to the ComputeMux target to define"); ours are the spec's default set, with two fields
+the host target appends to MuxWorkGroupInfo for non-uniform work-groups.
+
 `size_t` fields ("natural-width integers") take the width of the target's `size_t`,
 64 bits by default.
 """
@@ -90,6 +94,16 @@ WORK_GROUP_INFO = SchedulingStruct(
         Field("global_offset", FieldKind.SIZE_T_X3, "the global offset"),
         Field("local_size", FieldKind.SIZE_T_X3, "the local work-group size"),
         Field("work_dim", FieldKind.I32, "the number of work dimensions"),
+        # The host target's additions, after the spec's fields: OpenCL 2.0
+        # non-uniform work-groups need the requested local size and the global size
+        # besides the actual size of the current work-group (`local_size`).
+        Field(
+            "enqueued_local_size",
+            FieldKind.SIZE_T_X3,
+            "host: the local size requested at launch (local_size is the actual "
+            "size of this work-group, smaller for the last one of a dimension)",
+        ),
+        Field("global_size", FieldKind.SIZE_T_X3, "host: the global size"),
     ),
 )
 

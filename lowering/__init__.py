@@ -2,11 +2,39 @@
 
 `ALL_PASSES` maps a pass's command-line name (the one the reference implementation's
 `muxc` uses) to a factory returning the pass class, as xDSL's tools expect. A new pass
-is a module in this package plus one line here.
+is a module in this package plus one line here. Modules are imported on first use, so
+`mux-opt` starts fast.
 """
 
+import importlib
 from collections.abc import Callable
 
 from xdsl.passes import ModulePass
 
-ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
+
+def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+    def factory() -> type[ModulePass]:
+        return getattr(importlib.import_module(f"lowering.{module}"), cls)
+
+    return factory
+
+
+ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "transfer-kernel-metadata": _lazy(
+        "transfer_kernel_metadata", "TransferKernelMetadataPass"
+    ),
+    "encode-kernel-metadata": _lazy(
+        "encode_kernel_metadata", "EncodeKernelMetadataPass"
+    ),
+    "replace-mux-math-decls": _lazy(
+        "replace_mux_math_decls", "ReplaceMuxMathDeclsPass"
+    ),
+    "work-item-loops": _lazy("work_item_loops", "WorkItemLoopsPass"),
+    "add-sched-params": _lazy("add_sched_params", "AddSchedParamsPass"),
+    "define-mux-builtins": _lazy("define_mux_builtins", "DefineMuxBuiltinsPass"),
+    "add-kernel-wrapper": _lazy("add_kernel_wrapper", "AddKernelWrapperPass"),
+    "add-entry-hook": _lazy("add_entry_hook", "AddEntryHookPass"),
+    "make-unique-func": _lazy("make_unique_func", "MakeUniqueFuncPass"),
+    "reduce-to-func": _lazy("reduce_to_func", "ReduceToFuncPass"),
+    "host": _lazy("pipelines", "HostPipeline"),
+}

@@ -1,0 +1,178 @@
+"""`add-kernel-wrapper{local-buffers-by-size=...}`: the spec's
+AddKernelWrapperPass.
+
+compiler-utils-passes.rst, "AddKernelWrapperPass", and "Kernel Wrapping" in
+compiler-pipeline-overview.txt: the kernel's parameters are packed into one struct,
+`MuxPackedArgs.<kernel>`, and a wrapper `<kernel>.mux-kernel-wrapper` becomes the entry
+point, taking a pointer to that struct and the scheduling parameters that are passed
+externally (MuxWorkGroupInfo). Those that are not (MuxWorkItemInfo) are initialised
+by the wrapper: "the default behaviour is to stack-allocate MuxWorkItemInfo, leaving
+all fields uninitialized" since earlier passes always set before they get.
+
+    func.func @k.mux-kernel-wrapper(%packed_args: !llvm.ptr, %wg: !llvm.ptr) {
+      %wi = llvm.alloca MuxWorkItemInfo
+      %a = load field 0 of MuxPackedArgs.k ...
+      func.call @k(%a, ..., %wi, %wg)
+    }
+
+Fields of the struct: a memref is its pointer (`!llvm.ptr<address space>`), `index`
+is the host's `size_t` (i64), other scalars and vectors are themselves. With
+`local-buffers-by-size` (the default, as on the host), a memref in the local address
+space (3) is passed as its size in bytes and the wrapper stack-allocates it: the
+spec's `PassLocalBuffersBySize`. The struct has LLVM's natural alignment, and the
+runtime lays out its argument buffer with the same rule. The spec's `IsPackedStruct`
+option (no padding) is not offered: xDSL 0.74's `!llvm.struct` cannot be packed.
+Memref values are rebuilt from the loaded pointers with
+`builtin.unrealized_conversion_cast`, which `convert-to-llvm` resolves (a memref is
+a bare pointer there).
+
+The wrapper takes the entry-point attribute and metadata of the kernel and records
+`mux.base_fn_name`; it has no `mux.scheduled_fn` (the spec drops it: "no longer
+accurate"); the kernel becomes private, to be inlined.
+
+Before: `add-sched-params` (the kernel has `mux.scheduled_fn`), usually
+`define-mux-builtins`. After: each entry point takes `(!llvm.ptr, !llvm.ptr)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    IndexType,
+    IntAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    UnrealizedConversionCastOp,
+    VectorType,
+    i8,
+)
+from xdsl.dialects.llvm import (
+    AllocaOp,
+    GEPOp,
+    LLVMPointerType,
+    LLVMStructType,
+    LoadOp,
+)
+from xdsl.ir import Attribute, SSAValue
+from xdsl.passes import ModulePass
+
+from dialects import attributes as mux_attrs
+from dialects import llvmx
+from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
+from dialects.scheduling import WORK_ITEM_INFO
+from lowering.utils import (
+    POINTER,
+    SIZE_T,
+    PassError,
+    alloca,
+    base_name,
+    kernel_entry_points,
+    mark_internal,
+    new_function,
+    to_index,
+)
+
+SUFFIX = ".mux-kernel-wrapper"
+LOCAL_BUFFER_ALIGNMENT = 128
+"""Bytes: enough for any vector type of OpenCL C (a double16)."""
+
+
+def packed_field_type(param: Attribute, local_by_size: bool) -> Attribute:
+    """The type a kernel parameter has in `MuxPackedArgs`."""
+    if isinstance(param, MemRefType):
+        space = address_space_of(param)
+        if space is None:
+            raise PassError(f"add-kernel-wrapper: memory space of {param} is unknown")
+        if space == ADDRESS_SPACE_LOCAL and local_by_size:
+            return SIZE_T
+        return LLVMPointerType(IntAttr(space))
+    if isinstance(param, IndexType):
+        return SIZE_T
+    if isinstance(param, IntegerType | AnyFloat | VectorType | LLVMPointerType):
+        return param
+    raise PassError(f"add-kernel-wrapper: no packed form for a parameter of {param}")
+
+
+@dataclass(frozen=True)
+class AddKernelWrapperPass(ModulePass):
+    """Packs each kernel entry point's parameters into `MuxPackedArgs.<kernel>`."""
+
+    name = "add-kernel-wrapper"
+
+    local_buffers_by_size: bool = True
+    """Local-memory buffers are passed by size and allocated by the wrapper."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for kernel in kernel_entry_points(op):
+            op.body.block.insert_op_after(self._wrap(kernel), kernel)
+
+    def _wrap(self, kernel: func.FuncOp) -> func.FuncOp:
+        name = kernel.sym_name.data
+        indices = mux_attrs.SCHEDULED_FN.get(kernel)
+        if indices is None or -1 in indices[:2]:
+            raise PassError(
+                f"add-kernel-wrapper: kernel '{name}' has no scheduling parameters: "
+                "run add-sched-params first"
+            )
+        wi_index, wg_index = indices[:2]
+        params = kernel.function_type.inputs.data
+        kernel_args = [i for i in range(len(params)) if i not in (wi_index, wg_index)]
+        fields = [
+            packed_field_type(params[i], self.local_buffers_by_size)
+            for i in kernel_args
+        ]
+        base = base_name(kernel)
+        struct = LLVMStructType(StringAttr(f"MuxPackedArgs.{base}"), ArrayAttr(fields))
+        wrapper, b = new_function(
+            base + SUFFIX, [POINTER, POINTER], arg_names=["packed_args", "wg"]
+        )
+        packed_args, wg = wrapper.args
+        wi = alloca(b, WORK_ITEM_INFO.llvm_type(SIZE_T.width.data), "wi")
+
+        values: list[SSAValue] = [wi] * len(params)
+        values[wg_index] = wg
+        names = [a.name_hint for a in kernel.args]
+        for field, index in enumerate(kernel_args):
+            value = _load_field(b, packed_args, struct, field)
+            values[index] = _rebuild(b, value, params[index])
+            values[index].name_hint = names[index]
+        b.insert(func.CallOp(name, values, []))
+        b.insert(func.ReturnOp())
+
+        mux_attrs.take_is_kernel(wrapper, kernel)
+        for accessor in mux_attrs.FUNCTION_ATTRIBUTES:
+            if accessor is not mux_attrs.SCHEDULED_FN:
+                accessor.take(wrapper, kernel)
+        mux_attrs.BASE_FN_NAME.set(wrapper, base)
+        mark_internal(kernel)
+        return wrapper
+
+
+def _load_field(
+    b: Builder, ptr: SSAValue, struct: LLVMStructType, field: int
+) -> SSAValue:
+    gep = b.insert(GEPOp(ptr, [0, field], struct, inbounds=True)).result
+    return b.insert(LoadOp(gep, struct.types.data[field])).dereferenced_value
+
+
+def _rebuild(b: Builder, value: SSAValue, param: Attribute) -> SSAValue:
+    """The kernel's argument from the value loaded out of the packed struct."""
+    if isinstance(param, IndexType):
+        return to_index(b, value)
+    if not isinstance(param, MemRefType):
+        return value
+    if value.type == SIZE_T:  # a local buffer passed by size: allocate it here
+        buffer = b.insert(AllocaOp(value, i8, LOCAL_BUFFER_ALIGNMENT)).res
+        value = b.insert(
+            llvmx.AddrSpaceCastOp(buffer, LLVMPointerType(IntAttr(ADDRESS_SPACE_LOCAL)))
+        ).results[0]
+    cast = UnrealizedConversionCastOp.get([value], [param])
+    return b.insert(cast).results[0]

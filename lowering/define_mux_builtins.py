@@ -1,0 +1,233 @@
+"""`define-mux-builtins`: the spec's DefineMuxBuiltinsPass.
+
+compiler-utils-passes.rst, "DefineMuxBuiltinsPass", and the "Defining mux Builtins"
+phase of compiler-pipeline-overview.txt: every mux builtin gets its definition, by
+default from the scheduling structs that `add-sched-params` passed in. Here each
+work-item query and setter op is replaced, where it stands, by loads and stores of the
+fields of MuxWorkItemInfo (`%wi`) and MuxWorkGroupInfo (`%wg`) of its function and by
+arithmetic, as in the spec's pseudo code:
+
+    __mux_get_local_id(i)  = i >= 3 ? 0 : wi->local_id[i]
+    __mux_get_group_id(i)  = i >= 3 ? 0 : wg->group_id[i]
+    __mux_get_global_id(i) = group_id(i) * enqueued_local_size(i) + local_id(i)
+                             + global_offset(i)
+
+"If a definition of a mux builtin requires calls to other mux builtins which themselves
+need defining, such dependencies" are defined in turn: `get_global_id` is rewritten
+into `get_group_id`, `get_local_id`, ... ops, which the same walk then defines.
+
+Defaults for a dimension out of range (the spec's "`i >= 3 ? 0 : ...`"): 0 for ids and
+offsets, 1 for sizes and counts. A constant dimension is resolved at compile time; a
+runtime one gets a bounds check (`select`) that never reads out of the array.
+Sub-groups have the spec's default size 1: `get_sub_group_size` is 1 and
+`get_sub_group_local_id` is 0; the sub-group id, count and maximum size come from
+MuxWorkItemInfo, where `work-item-loops` set them. `isftz`, `usefast` and
+`isembeddedprofile`, if `replace-mux-math-decls` has not replaced them, are false.
+
+Before: `add-sched-params`. After: no work-item query or setter remains (barriers,
+collectives and DMA are defined by later stages).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from dialects import attributes as mux_attrs
+from dialects import mux
+from dialects.scheduling import WORK_GROUP_INFO, WORK_ITEM_INFO
+from lowering.utils import PassError, StructFields, const
+
+# (struct, field, default) of the queries that read one element of an array field.
+_ARRAY_FIELDS: dict[type[Operation], tuple[str, str, int]] = {
+    mux.GetLocalIdOp: ("wi", "local_id", 0),
+    mux.GetGroupIdOp: ("wg", "group_id", 0),
+    mux.GetNumGroupsOp: ("wg", "num_groups", 1),
+    mux.GetGlobalOffsetOp: ("wg", "global_offset", 0),
+    mux.GetLocalSizeOp: ("wg", "local_size", 1),
+    mux.GetEnqueuedLocalSizeOp: ("wg", "enqueued_local_size", 1),
+    mux.GetGlobalSizeOp: ("wg", "global_size", 1),
+}
+# The i32 queries that read one field.
+_I32_FIELDS: dict[type[Operation], tuple[str, str]] = {
+    mux.GetWorkDimOp: ("wg", "work_dim"),
+    mux.GetSubGroupIdOp: ("wi", "sub_group_id"),
+    mux.GetNumSubGroupsOp: ("wi", "num_sub_groups"),
+    mux.GetMaxSubGroupSizeOp: ("wi", "max_sub_group_size"),
+}
+_SETTERS: dict[type[Operation], str] = {
+    mux.SetSubGroupIdOp: "sub_group_id",
+    mux.SetNumSubGroupsOp: "num_sub_groups",
+    mux.SetMaxSubGroupSizeOp: "max_sub_group_size",
+}
+_CONSTANTS: dict[type[Operation], int] = {
+    mux.GetSubGroupSizeOp: 1,
+    mux.GetSubGroupLocalIdOp: 0,
+    mux.IsFtzOp: 0,
+    mux.UseFastOp: 0,
+    mux.IsEmbeddedProfileOp: 0,
+}
+
+
+def _constant_dim(dim: SSAValue) -> int | None:
+    owner = dim.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+class DefineBuiltin(RewritePattern):
+    """Replaces one work-item query or setter by its definition."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        kind = type(op)
+        if not (
+            kind in _ARRAY_FIELDS
+            or kind in _I32_FIELDS
+            or kind in _SETTERS
+            or kind in _CONSTANTS
+            or kind
+            in (
+                mux.SetLocalIdOp,
+                mux.GetGlobalIdOp,
+                mux.GetLocalLinearIdOp,
+                mux.GetGlobalLinearIdOp,
+            )
+        ):
+            return
+        b = Builder(InsertPoint.before(op))
+        structs = _structs_of(op, b)
+        result: SSAValue | None
+        if kind in _CONSTANTS:
+            result = const(b, _CONSTANTS[kind], op.results[0].type)
+        elif kind in _I32_FIELDS:
+            struct, field = _I32_FIELDS[kind]
+            result = structs[struct].load(field)
+        elif kind in _SETTERS:
+            structs["wi"].store(op.operands[0], _SETTERS[kind])
+            result = None
+        elif kind in _ARRAY_FIELDS:
+            struct, field, default = _ARRAY_FIELDS[kind]
+            result = _element(b, structs[struct], field, op.operands[0], default)
+        elif kind is mux.SetLocalIdOp:
+            _store_element(b, structs["wi"], "local_id", op.operands[0], op.operands[1])
+            result = None
+        elif kind is mux.GetGlobalIdOp:
+            result = _global_id(b, op.operands[0])
+        elif kind is mux.GetLocalLinearIdOp:
+            result = _local_linear_id(b)
+        else:
+            result = _global_linear_id(b)
+        if result is None:
+            rewriter.erase_op(op)
+        else:
+            rewriter.replace_op(op, [], [result])
+
+
+def _structs_of(op: Operation, b: Builder) -> dict[str, StructFields]:
+    fn = op.parent_op()
+    while fn is not None and not isinstance(fn, func.FuncOp):
+        fn = fn.parent_op()
+    indices = None if fn is None else mux_attrs.SCHEDULED_FN.get(fn)
+    if fn is None or indices is None:
+        where = "" if fn is None else f" in '{fn.sym_name.data}'"
+        raise PassError(
+            f"define-mux-builtins: {op.name}{where} needs the scheduling parameters: "
+            "run add-sched-params first"
+        )
+    args = fn.body.blocks.first.args  # type: ignore[union-attr]
+    return {
+        "wi": StructFields(b, args[indices[0]], WORK_ITEM_INFO),
+        "wg": StructFields(b, args[indices[1]], WORK_GROUP_INFO),
+    }
+
+
+def _element(
+    b: Builder, struct: StructFields, field: str, dim: SSAValue, default: int
+) -> SSAValue:
+    """`dim >= 3 ? default : struct->field[dim]`, without reading out of bounds."""
+    constant = _constant_dim(dim)
+    if constant is not None:
+        if 0 <= constant < 3:
+            return struct.load(field, constant)
+        return const(b, default)
+    in_range = b.insert(arith.CmpiOp(dim, const(b, 3, i32), "ult")).result
+    safe = b.insert(arith.SelectOp(in_range, dim, const(b, 0, i32))).result
+    value = struct.load(field, safe)
+    return b.insert(arith.SelectOp(in_range, value, const(b, default))).result
+
+
+def _store_element(
+    b: Builder, struct: StructFields, field: str, dim: SSAValue, value: SSAValue
+) -> None:
+    constant = _constant_dim(dim)
+    if constant is None or not 0 <= constant < 3:
+        raise PassError(
+            f"define-mux-builtins: mux.set_local_id needs a constant dimension 0 to 2"
+            f"{'' if constant is None else f', got {constant}'}"
+        )
+    struct.store(value, field, constant)
+
+
+def _query(b: Builder, op_type: type, dim: SSAValue) -> SSAValue:
+    return b.insert(op_type(dim)).results[0]
+
+
+def _global_id(b: Builder, dim: SSAValue) -> SSAValue:
+    group = _query(b, mux.GetGroupIdOp, dim)
+    size = _query(b, mux.GetEnqueuedLocalSizeOp, dim)
+    local = _query(b, mux.GetLocalIdOp, dim)
+    offset = _query(b, mux.GetGlobalOffsetOp, dim)
+    start = b.insert(arith.MuliOp(group, size)).result
+    id_ = b.insert(arith.AddiOp(start, local)).result
+    return b.insert(arith.AddiOp(id_, offset)).result
+
+
+def _linearise(b: Builder, ids: list[SSAValue], sizes: list[SSAValue]) -> SSAValue:
+    """`(ids[2] * sizes[1] + ids[1]) * sizes[0] + ids[0]`."""
+    linear = ids[2]
+    for d in (1, 0):
+        linear = b.insert(arith.MuliOp(linear, sizes[d])).result
+        linear = b.insert(arith.AddiOp(linear, ids[d])).result
+    return linear
+
+
+def _local_linear_id(b: Builder) -> SSAValue:
+    dims = [const(b, d, i32) for d in range(3)]
+    ids = [_query(b, mux.GetLocalIdOp, d) for d in dims]
+    sizes = [_query(b, mux.GetLocalSizeOp, d) for d in dims]
+    return _linearise(b, ids, sizes)
+
+
+def _global_linear_id(b: Builder) -> SSAValue:
+    dims = [const(b, d, i32) for d in range(3)]
+    ids = []
+    for d in dims:
+        id_ = _query(b, mux.GetGlobalIdOp, d)
+        offset = _query(b, mux.GetGlobalOffsetOp, d)
+        ids.append(b.insert(arith.SubiOp(id_, offset)).result)
+    sizes = [_query(b, mux.GetGlobalSizeOp, d) for d in dims]
+    return _linearise(b, ids, sizes)
+
+
+@dataclass(frozen=True)
+class DefineMuxBuiltinsPass(ModulePass):
+    """Replaces every work-item query and setter by loads, stores and arithmetic on
+    the scheduling structs."""
+
+    name = "define-mux-builtins"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(DefineBuiltin()).rewrite_module(op)

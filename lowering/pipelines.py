@@ -1,0 +1,83 @@
+"""The named pipelines: the passes `mux.compile` runs, in the spec's order.
+
+compiler-pipeline-overview.txt gives the phases: adding metadata and attributes,
+work-item scheduling and barriers, adding scheduling parameters, defining mux
+builtins, kernel wrapping, then (host target) the entry hook over a slice of
+work-groups, and finally code generation, here our conversion to the `llvm` dialect.
+
+`mux-opt -p host` runs the whole pipeline; `HostPipeline().passes()` lists its steps,
+each of which `mux-opt -p <name>` runs alone (docs/tutorial.md follows them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.transforms.reconcile_unrealized_casts import ReconcileUnrealizedCastsPass
+
+from lowering.add_entry_hook import AddEntryHookPass
+from lowering.add_kernel_wrapper import AddKernelWrapperPass
+from lowering.add_sched_params import AddSchedParamsPass
+from lowering.define_mux_builtins import DefineMuxBuiltinsPass
+from lowering.encode_kernel_metadata import EncodeKernelMetadataPass
+from lowering.reduce_to_func import ReduceToFuncPass
+from lowering.replace_mux_math_decls import ReplaceMuxMathDeclsPass
+from lowering.transfer_kernel_metadata import TransferKernelMetadataPass
+from lowering.work_item_loops import WorkItemLoopsPass
+
+
+@dataclass(frozen=True)
+class HostPipeline(ModulePass):
+    """The host target's pipeline: from kernels to the `llvm` dialect.
+
+    Without `kernel`, every kernel of the module is compiled
+    (`transfer-kernel-metadata`); with it, only that kernel, specialised for
+    `local-sizes` if given (`encode-kernel-metadata`), and the other functions are
+    dropped (`reduce-to-func`).
+    """
+
+    name = "host"
+
+    kernel: str = ""
+    """Compile this kernel only."""
+    local_sizes: tuple[int, ...] = ()
+    """Specialise `kernel` for this local size (its required work-group size)."""
+    fast: bool = False
+    """`mux.usefast` is true: maths may trade accuracy for speed."""
+    to_llvm: bool = True
+    """End with `convert-to-llvm` (false: stop at the wrapped mux level)."""
+
+    def passes(self) -> list[ModulePass]:
+        from lowering import ALL_PASSES
+
+        metadata: ModulePass = (
+            EncodeKernelMetadataPass(
+                kernel_name=self.kernel, local_sizes=self.local_sizes
+            )
+            if self.kernel
+            else TransferKernelMetadataPass()
+        )
+        passes: list[ModulePass] = [
+            metadata,
+            ReplaceMuxMathDeclsPass(fast=self.fast),
+            WorkItemLoopsPass(),
+            AddSchedParamsPass(),
+            DefineMuxBuiltinsPass(),
+            AddKernelWrapperPass(),
+            AddEntryHookPass(),
+        ]
+        if self.kernel:
+            passes.append(ReduceToFuncPass())
+        if self.to_llvm:
+            passes += [
+                ALL_PASSES["convert-to-llvm"]()(),
+                ReconcileUnrealizedCastsPass(),
+            ]
+        return passes
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for p in self.passes():
+            p.apply(ctx, op)

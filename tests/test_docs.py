@@ -1,0 +1,120 @@
+"""The generated reference `docs/dialect.md` and what it is generated from.
+
+(a) the committed page is what `scripts/gen_dialect_docs.py` generates;
+(b) every op documents itself: its own docstring, its `RULES`, a name that follows the
+    spec's builtin;
+(c) every verifier rule has a negative lit test that checks its message.
+"""
+
+import difflib
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+from dialects import mux
+
+REPO = Path(__file__).resolve().parent.parent
+FILECHECK = REPO / "tests" / "filecheck"
+
+
+def _load_generator():
+    """scripts/ is not a package: load the generator from its file."""
+    path = REPO / "scripts" / "gen_dialect_docs.py"
+    spec = importlib.util.spec_from_file_location("gen_dialect_docs", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+gen_dialect_docs = _load_generator()
+
+OPS = sorted(mux.Mux.operations, key=lambda op: op.name)
+RULES = {name: value for name, value in vars(mux).items() if name.startswith("RULE_")}
+
+
+# --------------------------------------------------------------------------------------
+# (a) The committed page is up to date.
+# --------------------------------------------------------------------------------------
+
+
+def test_committed_docs_are_generated():
+    expected = gen_dialect_docs.render()
+    path = REPO / "docs" / "dialect.md"
+    committed = path.read_text(encoding="utf-8") if path.exists() else ""
+    if committed != expected:
+        diff = difflib.unified_diff(
+            committed.splitlines(),
+            expected.splitlines(),
+            "docs/dialect.md (committed)",
+            "docs/dialect.md (generated)",
+            lineterm="",
+        )
+        first_lines = "\n".join(list(diff)[:30])
+        pytest.fail(
+            "docs/dialect.md is stale: run python scripts/gen_dialect_docs.py\n"
+            + first_lines
+        )
+
+
+# --------------------------------------------------------------------------------------
+# (b) Every op documents itself.
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("op", OPS, ids=lambda op: op.name)
+def test_op_has_its_own_docstring(op):
+    doc = vars(op).get("__doc__")
+    assert doc and doc.strip(), f"{op.__name__} has no docstring of its own"
+    for base in op.__mro__[1:]:
+        assert vars(base).get("__doc__") != doc, (
+            f"{op.__name__} repeats the docstring of {base.__name__}"
+        )
+
+
+@pytest.mark.parametrize("op", OPS, ids=lambda op: op.name)
+def test_op_lists_its_rules(op):
+    assert isinstance(getattr(op, "RULES", None), tuple), f"{op.__name__}.RULES"
+    unknown = [rule for rule in op.RULES if rule not in RULES.values()]
+    assert not unknown, f"{op.__name__}.RULES has rules that are not RULE_*: {unknown}"
+
+
+@pytest.mark.parametrize("op", OPS, ids=lambda op: op.name)
+def test_op_name_is_the_builtin_name(op):
+    """The builtin name without `__mux_`, lower-case (loosely checked)."""
+    assert op.name.startswith("mux."), op.name
+    assert op.name == op.name.lower(), op.name
+    assert "__mux_" in (vars(op).get("__doc__") or ""), (
+        f"the docstring of {op.__name__} names no __mux_ builtin"
+    )
+
+
+# --------------------------------------------------------------------------------------
+# (c) Every rule has a negative lit test.
+# --------------------------------------------------------------------------------------
+
+RULE_PREFIX_LENGTH = 40
+CHECK_LINE = re.compile(r"\bCHECK(-NEXT|-SAME|-DAG|-LABEL)?:")
+
+
+def _invalid_test_check_lines() -> list[str]:
+    """The CHECK lines of the lit tests whose file name contains `invalid`."""
+    lines = []
+    for path in sorted(FILECHECK.rglob("*.mlir")):
+        if "invalid" not in path.name or "Output" in path.parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        lines += [line for line in text.splitlines() if CHECK_LINE.search(line)]
+    return lines
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_rule_has_a_negative_lit_test(name):
+    prefix = RULES[name][:RULE_PREFIX_LENGTH]
+    lines = _invalid_test_check_lines()
+    assert any(prefix in line for line in lines), (
+        f"{name} has no negative lit test: no CHECK line of a tests/filecheck/"
+        f"**/*invalid*.mlir file contains {prefix!r}"
+    )
