@@ -49,6 +49,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
     StringAttr,
     UnitAttr,
@@ -172,9 +173,9 @@ def _ints(attr: Attribute, count: Sequence[int], low: int) -> tuple[int, ...]:
     return tuple(int(v) for v in values)
 
 
-def _int(attr: Attribute, low: int, high: int | None = None) -> int:
-    if not isinstance(attr, IntegerAttr):
-        raise TypeError("not an integer")
+def _int(attr: Attribute, type_: IntegerType, low: int, high: int | None = None) -> int:
+    if not isinstance(attr, IntegerAttr) or attr.type != type_:
+        raise TypeError(f"not an {type_}")
     value = attr.value.data
     if value < low or (high is not None and value > high):
         raise ValueError("out of range")
@@ -215,8 +216,8 @@ REQD_WORK_GROUP_SIZE = MuxAttribute[tuple[int, ...]](
 
 MAX_WORK_DIM = MuxAttribute[int](
     "mux.max_work_dim",
-    "is an integer from 1 to 3",
-    lambda a: _int(a, 1, 3),
+    "is an i32 from 1 to 3",
+    lambda a: _int(a, i32, 1, 3),
     lambda v: IntegerAttr(v, i32),
 )
 """!max_work_dim: the maximum dimension used for work-items; 3 if absent."""
@@ -231,8 +232,8 @@ WORK_ITEM_ORDER = MuxAttribute[WorkItemOrder](
 
 LOCAL_MEM_USAGE = MuxAttribute[int](
     "mux.local_mem_usage",
-    "is a non-negative number of bytes",
-    lambda a: _int(a, 0),
+    "is a non-negative i64 number of bytes",
+    lambda a: _int(a, i64, 0),
     lambda v: IntegerAttr(v, i64),
 )
 """"mux-local-mem-usage": estimated local memory of the function, in bytes.
@@ -255,7 +256,7 @@ DEGENERATE_SUBGROUPS = MuxAttribute[bool](
 REQD_SUB_GROUP_SIZE = MuxAttribute[int](
     "mux.reqd_sub_group_size",
     "is a positive i32",
-    lambda a: _int(a, 1),
+    lambda a: _int(a, i32, 1),
     lambda v: IntegerAttr(v, i32),
 )
 """!intel_reqd_sub_group_size: the required sub-group size; none if absent."""
@@ -323,9 +324,9 @@ def barrier_schedule(
 def verify_mux_attributes(root: Operation) -> None:
     """Checks every `mux.` attribute under `root`: known, well-formed, well placed.
 
-    Function attributes belong on functions (ops with a `sym_name` and a body or a
-    type), module attributes on `builtin.module`. Raises VerifyException, with the
-    offending op, otherwise.
+    Function attributes belong on functions (ops with a `sym_name` and a
+    `function_type`), module attributes on `builtin.module`. Raises VerifyException,
+    with the offending op, otherwise.
     """
     for op in root.walk():
         for name, attr in op.attributes.items():
@@ -335,6 +336,13 @@ def verify_mux_attributes(root: Operation) -> None:
                 _verify_one(op, name, attr)
             except VerifyException as e:
                 op.emit_error(str(e), e)
+
+
+def _is_function(op: Operation) -> bool:
+    """A function of any dialect: a symbol with a function type (func.func,
+    llvm.func, ...)."""
+    names = {*op.properties, *op.attributes}
+    return "sym_name" in names and "function_type" in names
 
 
 def _verify_one(op: Operation, name: str, attr: Attribute) -> None:
@@ -349,9 +357,7 @@ def _verify_one(op: Operation, name: str, attr: Attribute) -> None:
         known = ", ".join(sorted([KERNEL, *_BY_NAME]))
         raise VerifyException(f"unknown mux attribute '{name}' (known: {known})")
     is_module = isinstance(op, ModuleOp)
-    is_function = not is_module and (
-        "sym_name" in op.properties or "sym_name" in op.attributes
-    )
+    is_function = _is_function(op)
     if (on_module and not is_module) or (not on_module and not is_function):
         where = "builtin.module" if on_module else "a function"
         raise VerifyException(f"'{name}' belongs on {where}, not on {op.name}")

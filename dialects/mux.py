@@ -1231,8 +1231,15 @@ class _DmaOp(IRDLOperation):
         src = address_space_of(self.src.type)
         if (dst, src) != (want_dst, want_src):
             raise VerifyException(
-                f"{rule}: destination in address space {dst}, source in {src}"
+                f"{rule}: destination in {_space_name(dst)}, source in "
+                f"{_space_name(src)}"
             )
+
+
+def _space_name(space: int | None) -> str:
+    if space is None:
+        return "no numbered address space"
+    return f"address space {space}"
 
 
 def _dma_format(sizes: Sequence[str]) -> str:

@@ -108,11 +108,13 @@ class DefineBuiltin(RewritePattern):
         ):
             return
         b = Builder(InsertPoint.before(op))
+        if kind in _CONSTANTS:
+            value = const(b, _CONSTANTS[kind], op.results[0].type)
+            rewriter.replace(op, [], [value])
+            return
         structs = _structs_of(op, b)
         result: SSAValue | None
-        if kind in _CONSTANTS:
-            result = const(b, _CONSTANTS[kind], op.results[0].type)
-        elif kind in _I32_FIELDS:
+        if kind in _I32_FIELDS:
             struct, field = _I32_FIELDS[kind]
             result = structs[struct].load(field)
         elif kind in _SETTERS:
@@ -131,9 +133,9 @@ class DefineBuiltin(RewritePattern):
         else:
             result = _global_linear_id(b)
         if result is None:
-            rewriter.erase_op(op)
+            rewriter.erase(op)
         else:
-            rewriter.replace_op(op, [], [result])
+            rewriter.replace(op, [], [result])
 
 
 def _structs_of(op: Operation, b: Builder) -> dict[str, StructFields]:

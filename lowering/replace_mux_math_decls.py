@@ -41,7 +41,7 @@ class ReplaceWithConstant(RewritePattern):
         rewriter: PatternRewriter,
     ) -> None:
         value = self.values[type(op)]
-        rewriter.replace_op(op, arith.ConstantOp(IntegerAttr(int(value), i1)))
+        rewriter.replace(op, arith.ConstantOp(IntegerAttr(int(value), i1)))
 
 
 @dataclass(frozen=True)

@@ -81,11 +81,11 @@ func.func @reqd_work_group_size_list() attributes {mux.reqd_work_group_size = [8
 func.func @max_work_dim_4() attributes {mux.max_work_dim = 4 : i32} {
   func.return
 }
-// CHECK: 'mux.max_work_dim' is an integer from 1 to 3, got 4 : i32
+// CHECK: 'mux.max_work_dim' is an i32 from 1 to 3, got 4 : i32
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT: "func.func"() <{sym_name = "max_work_dim_4"
 // CHECK-NEXT: ^
-// CHECK-NEXT: | 'mux.max_work_dim' is an integer from 1 to 3, got 4 : i32
+// CHECK-NEXT: | 'mux.max_work_dim' is an i32 from 1 to 3, got 4 : i32
 
 // -----
 
@@ -93,11 +93,11 @@ func.func @max_work_dim_4() attributes {mux.max_work_dim = 4 : i32} {
 func.func @max_work_dim_0() attributes {mux.max_work_dim = 0 : i32} {
   func.return
 }
-// CHECK: 'mux.max_work_dim' is an integer from 1 to 3, got 0 : i32
+// CHECK: 'mux.max_work_dim' is an i32 from 1 to 3, got 0 : i32
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT: "func.func"() <{sym_name = "max_work_dim_0"
 // CHECK-NEXT: ^
-// CHECK-NEXT: | 'mux.max_work_dim' is an integer from 1 to 3, got 0 : i32
+// CHECK-NEXT: | 'mux.max_work_dim' is an i32 from 1 to 3, got 0 : i32
 
 // -----
 
@@ -105,11 +105,11 @@ func.func @max_work_dim_0() attributes {mux.max_work_dim = 0 : i32} {
 func.func @max_work_dim_string() attributes {mux.max_work_dim = "2"} {
   func.return
 }
-// CHECK: 'mux.max_work_dim' is an integer from 1 to 3, got "2"
+// CHECK: 'mux.max_work_dim' is an i32 from 1 to 3, got "2"
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT: "func.func"() <{sym_name = "max_work_dim_string"
 // CHECK-NEXT: ^
-// CHECK-NEXT: | 'mux.max_work_dim' is an integer from 1 to 3, got "2"
+// CHECK-NEXT: | 'mux.max_work_dim' is an i32 from 1 to 3, got "2"
 
 // -----
 
@@ -140,11 +140,11 @@ func.func @work_item_order_string() attributes {mux.work_item_order = "zyx"} {
 func.func @local_mem_usage_negative() attributes {mux.local_mem_usage = -1 : i64} {
   func.return
 }
-// CHECK: 'mux.local_mem_usage' is a non-negative number of bytes, got -1 : i64
+// CHECK: 'mux.local_mem_usage' is a non-negative i64 number of bytes, got -1 : i64
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT: "func.func"() <{sym_name = "local_mem_usage_negative"
 // CHECK-NEXT: ^
-// CHECK-NEXT: | 'mux.local_mem_usage' is a non-negative number of bytes, got -1 : i64
+// CHECK-NEXT: | 'mux.local_mem_usage' is a non-negative i64 number of bytes, got -1 : i64
 
 // -----
 
@@ -152,11 +152,11 @@ func.func @local_mem_usage_negative() attributes {mux.local_mem_usage = -1 : i64
 func.func @local_mem_usage_float() attributes {mux.local_mem_usage = 1.0 : f32} {
   func.return
 }
-// CHECK: 'mux.local_mem_usage' is a non-negative number of bytes, got 1.000000e+00 : f32
+// CHECK: 'mux.local_mem_usage' is a non-negative i64 number of bytes, got 1.000000e+00 : f32
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT: "func.func"() <{sym_name = "local_mem_usage_float"
 // CHECK-NEXT: ^
-// CHECK-NEXT: | 'mux.local_mem_usage' is a non-negative number of bytes, got 1.000000e+00 : f32
+// CHECK-NEXT: | 'mux.local_mem_usage' is a non-negative i64 number of bytes, got 1.000000e+00 : f32
 
 // -----
 
@@ -410,3 +410,17 @@ func.func @nested(%x: f32) -> f32 attributes {mux.kernel = "entry-point"} {
 // CHECK: %0 = "arith.addf"(%x, %x) <{fastmath = #arith.fastmath<none>}>
 // CHECK-NEXT: ^
 // CHECK-NEXT: | 'mux.no_subgroups' belongs on a function, not on arith.addf
+
+// -----
+
+// A symbol that is not a function (no function type) takes no function attribute.
+"memref.global"() <{sym_name = "g", type = memref<4xf32>, initial_value, sym_visibility = "private"}> {mux.kernel} : () -> ()
+// CHECK: 'mux.kernel' belongs on a function, not on memref.global
+
+// -----
+
+// The integer attributes have the spec's widths: max_work_dim is an i32.
+func.func @i64_max_work_dim() attributes {mux.max_work_dim = 2 : i64} {
+  func.return
+}
+// CHECK: 'mux.max_work_dim' is an i32 from 1 to 3, got 2 : i64

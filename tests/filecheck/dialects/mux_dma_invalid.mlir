@@ -10,12 +10,12 @@ func.func @read_1d_swapped(%local: memref<64xf32, 3>, %global: memref<64xf32, 1>
   %0 = mux.dma_read_1d %global, %local width(%w) : memref<64xf32, 1>, memref<64xf32, 3>
   func.return
 }
-// CHECK: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 1, source in 3
+// CHECK: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 1, source in address space 3
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT: "func.func"() <{sym_name = "read_1d_swapped"
 // CHECK: %0 = "mux.dma_read_1d"(%global, %local, %w)
 // CHECK-NEXT: ^
-// CHECK-NEXT: | Operation does not verify: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 1, source in 3
+// CHECK-NEXT: | Operation does not verify: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 1, source in address space 3
 
 // -----
 
@@ -24,12 +24,12 @@ func.func @read_3d_swapped(%local: !llvm.ptr<3>, %global: !llvm.ptr<1>, %w: inde
   %0 = mux.dma_read_3d %global, %local width(%w) dst_line_stride(%w) src_line_stride(%w) height(%w) dst_plane_stride(%w) src_plane_stride(%w) depth(%w) : !llvm.ptr<1>, !llvm.ptr<3>
   func.return
 }
-// CHECK: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 1, source in 3
+// CHECK: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 1, source in address space 3
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT: "func.func"() <{sym_name = "read_3d_swapped"
 // CHECK: %0 = "mux.dma_read_3d"(%global, %local, %w, %w, %w, %w, %w, %w, %w)
 // CHECK-NEXT: ^
-// CHECK-NEXT: | Operation does not verify: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 1, source in 3
+// CHECK-NEXT: | Operation does not verify: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 1, source in address space 3
 
 // -----
 
@@ -38,12 +38,12 @@ func.func @write_2d_swapped(%local: !llvm.ptr<3>, %global: !llvm.ptr<1>, %w: ind
   %0 = mux.dma_write_2d %local, %global width(%w) dst_stride(%w) src_stride(%w) height(%w) : !llvm.ptr<3>, !llvm.ptr<1>
   func.return
 }
-// CHECK: a DMA write copies from local memory (address space 3) to global memory (address space 1): destination in address space 3, source in 1
+// CHECK: a DMA write copies from local memory (address space 3) to global memory (address space 1): destination in address space 3, source in address space 1
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT: "func.func"() <{sym_name = "write_2d_swapped"
 // CHECK: %0 = "mux.dma_write_2d"(%local, %global, %w, %w, %w, %w)
 // CHECK-NEXT: ^
-// CHECK-NEXT: | Operation does not verify: a DMA write copies from local memory (address space 3) to global memory (address space 1): destination in address space 3, source in 1
+// CHECK-NEXT: | Operation does not verify: a DMA write copies from local memory (address space 3) to global memory (address space 1): destination in address space 3, source in address space 1
 
 // -----
 
@@ -52,12 +52,12 @@ func.func @write_1d_swapped(%local: memref<64xf32, 3>, %global: memref<64xf32, 1
   %0 = mux.dma_write_1d %local, %global width(%w) : memref<64xf32, 3>, memref<64xf32, 1>
   func.return
 }
-// CHECK: a DMA write copies from local memory (address space 3) to global memory (address space 1): destination in address space 3, source in 1
+// CHECK: a DMA write copies from local memory (address space 3) to global memory (address space 1): destination in address space 3, source in address space 1
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT: "func.func"() <{sym_name = "write_1d_swapped"
 // CHECK: %0 = "mux.dma_write_1d"(%local, %global, %w)
 // CHECK-NEXT: ^
-// CHECK-NEXT: | Operation does not verify: a DMA write copies from local memory (address space 3) to global memory (address space 1): destination in address space 3, source in 1
+// CHECK-NEXT: | Operation does not verify: a DMA write copies from local memory (address space 3) to global memory (address space 1): destination in address space 3, source in address space 1
 
 // -----
 
@@ -67,12 +67,12 @@ func.func @read_private_destination(%private: memref<64xf32>, %global: memref<64
   %0 = mux.dma_read_3d %private, %global width(%w) dst_line_stride(%w) src_line_stride(%w) height(%w) dst_plane_stride(%w) src_plane_stride(%w) depth(%w) : memref<64xf32>, memref<64xf32, 1>
   func.return
 }
-// CHECK: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 0, source in 1
+// CHECK: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 0, source in address space 1
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT: "func.func"() <{sym_name = "read_private_destination"
 // CHECK: %0 = "mux.dma_read_3d"(%private, %global, %w, %w, %w, %w, %w, %w, %w)
 // CHECK-NEXT: ^
-// CHECK-NEXT: | Operation does not verify: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 0, source in 1
+// CHECK-NEXT: | Operation does not verify: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 0, source in address space 1
 
 // -----
 
@@ -81,12 +81,12 @@ func.func @write_private_source(%private: memref<64xf32>, %global: memref<64xf32
   %0 = mux.dma_write_1d %global, %private width(%w) : memref<64xf32, 1>, memref<64xf32>
   func.return
 }
-// CHECK: a DMA write copies from local memory (address space 3) to global memory (address space 1): destination in address space 1, source in 0
+// CHECK: a DMA write copies from local memory (address space 3) to global memory (address space 1): destination in address space 1, source in address space 0
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT: "func.func"() <{sym_name = "write_private_source"
 // CHECK: %0 = "mux.dma_write_1d"(%global, %private, %w)
 // CHECK-NEXT: ^
-// CHECK-NEXT: | Operation does not verify: a DMA write copies from local memory (address space 3) to global memory (address space 1): destination in address space 1, source in 0
+// CHECK-NEXT: | Operation does not verify: a DMA write copies from local memory (address space 3) to global memory (address space 1): destination in address space 1, source in address space 0
 
 // -----
 
@@ -95,12 +95,12 @@ func.func @read_opaque_pointer(%p: !llvm.ptr, %global: !llvm.ptr<1>, %w: index) 
   %0 = mux.dma_read_1d %p, %global width(%w) : !llvm.ptr, !llvm.ptr<1>
   func.return
 }
-// CHECK: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 0, source in 1
+// CHECK: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 0, source in address space 1
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT: "func.func"() <{sym_name = "read_opaque_pointer"
 // CHECK: %0 = "mux.dma_read_1d"(%p, %global, %w)
 // CHECK-NEXT: ^
-// CHECK-NEXT: | Operation does not verify: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 0, source in 1
+// CHECK-NEXT: | Operation does not verify: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 0, source in address space 1
 
 // -----
 
@@ -109,12 +109,12 @@ func.func @read_from_constant(%local: !llvm.ptr<3>, %constant: !llvm.ptr<2>, %w:
   %0 = mux.dma_read_1d %local, %constant width(%w) : !llvm.ptr<3>, !llvm.ptr<2>
   func.return
 }
-// CHECK: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 3, source in 2
+// CHECK: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 3, source in address space 2
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT: "func.func"() <{sym_name = "read_from_constant"
 // CHECK: %0 = "mux.dma_read_1d"(%local, %constant, %w)
 // CHECK-NEXT: ^
-// CHECK-NEXT: | Operation does not verify: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 3, source in 2
+// CHECK-NEXT: | Operation does not verify: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in address space 3, source in address space 2
 
 // -----
 
@@ -123,12 +123,12 @@ func.func @write_local_to_local(%a: memref<64xf32, 3>, %b: memref<64xf32, 3>, %w
   %0 = mux.dma_write_1d %a, %b width(%w) : memref<64xf32, 3>, memref<64xf32, 3>
   func.return
 }
-// CHECK: a DMA write copies from local memory (address space 3) to global memory (address space 1): destination in address space 3, source in 3
+// CHECK: a DMA write copies from local memory (address space 3) to global memory (address space 1): destination in address space 3, source in address space 3
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT: "func.func"() <{sym_name = "write_local_to_local"
 // CHECK: %0 = "mux.dma_write_1d"(%a, %b, %w)
 // CHECK-NEXT: ^
-// CHECK-NEXT: | Operation does not verify: a DMA write copies from local memory (address space 3) to global memory (address space 1): destination in address space 3, source in 3
+// CHECK-NEXT: | Operation does not verify: a DMA write copies from local memory (address space 3) to global memory (address space 1): destination in address space 3, source in address space 3
 
 // -----
 
@@ -217,3 +217,12 @@ func.func @wait_i32(%local: !llvm.ptr<3>, %global: !llvm.ptr<1>, %w: index, %x: 
 // CHECK: "mux.dma_wait"(%e, %x)
 // CHECK-NEXT: ^
 // CHECK-NEXT: | Operation does not verify: operand 'events' at positions 0 to 1 does not verify:
+
+// -----
+
+// A memory space that is not a number has no address space.
+func.func @read_named_space(%l: memref<64xf32, "local">, %g: memref<64xf32, 1>, %n: index) {
+  %e = mux.dma_read_1d %l, %g width(%n) : memref<64xf32, "local">, memref<64xf32, 1>
+  func.return
+}
+// CHECK: a DMA read copies from global memory (address space 1) to local memory (address space 3): destination in no numbered address space, source in address space 1

@@ -1,0 +1,119 @@
+// RUN: mux-opt --split-input-file %s -p work-item-loops | filecheck %s
+//
+// work-item-loops on barrier-free kernels: the entry point becomes
+// @k.mux-barrier-wrapper, which loops over the work-items of one work-group and calls
+// the kernel, now private, after setting the local id of each dimension.
+
+// The spec's example: old_kernel(in, out) { id = get_local_linear_id; out[id] = in[id] * 4 }
+// CHECK-LABEL: func.func private @old_kernel(%in: memref<?xi32, 1 : i64>, %out: memref<?xi32, 1 : i64>) {
+// CHECK:       func.func @"old_kernel.mux-barrier-wrapper"(%in: memref<?xi32, 1 : i64>, %out: memref<?xi32, 1 : i64>)
+// CHECK-SAME:      mux.kernel = "entry-point"
+// CHECK-SAME:      mux.orig_fn = "old_kernel", mux.base_fn_name = "old_kernel"
+// CHECK-NEXT:    %[[D0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[D1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[D2:.*]] = arith.constant 2 : i32
+// CHECK-NEXT:    %[[SX:.*]] = mux.get_local_size %[[D0]]
+// CHECK-NEXT:    %[[SY:.*]] = mux.get_local_size %[[D1]]
+// CHECK-NEXT:    %[[SZ:.*]] = mux.get_local_size %[[D2]]
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    scf.for %z = %[[ZERO]] to %[[SZ]] step %[[ONE]] {
+// CHECK-NEXT:      mux.set_local_id %[[D2]], %z
+// CHECK-NEXT:      scf.for %y = %[[ZERO]] to %[[SY]] step %[[ONE]] {
+// CHECK-NEXT:        mux.set_local_id %[[D1]], %y
+// CHECK-NEXT:        scf.for %x = %[[ZERO]] to %[[SX]] step %[[ONE]] {
+// CHECK-NEXT:          mux.set_local_id %[[D0]], %x
+// CHECK-NEXT:          func.call @old_kernel(%in, %out)
+// CHECK-NEXT:        }
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+func.func @old_kernel(%in: memref<?xi32, 1>, %out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
+  %id = mux.get_local_linear_id
+  %v = memref.load %in[%id] : memref<?xi32, 1>
+  %four = arith.constant 4 : i32
+  %r = arith.muli %v, %four : i32
+  memref.store %r, %out[%id] : memref<?xi32, 1>
+  func.return
+}
+
+// -----
+
+// The work-item order zyx makes z the innermost loop; a required work-group size
+// makes the trip counts constants, and the metadata moves to the wrapper.
+// CHECK-LABEL: func.func private @ordered(%a: memref<?xf32, 1 : i64>) {
+// CHECK:       func.func @"ordered.mux-barrier-wrapper"(%a: memref<?xf32, 1 : i64>)
+// CHECK-SAME:      mux.kernel = "entry-point", mux.reqd_work_group_size = array<i32: 8, 4, 2>, mux.work_item_order = #mux<work_item_order zyx>
+// CHECK:         %[[SX:.*]] = arith.constant 8 : index
+// CHECK-NEXT:    %[[SY:.*]] = arith.constant 4 : index
+// CHECK-NEXT:    %[[SZ:.*]] = arith.constant 2 : index
+// CHECK-NOT:     mux.get_local_size
+// CHECK:         scf.for %x = %{{.*}} to %[[SX]]
+// CHECK-NEXT:      mux.set_local_id
+// CHECK-NEXT:      scf.for %y = %{{.*}} to %[[SY]]
+// CHECK-NEXT:        mux.set_local_id
+// CHECK-NEXT:        scf.for %z = %{{.*}} to %[[SZ]]
+// CHECK-NEXT:          mux.set_local_id
+// CHECK-NEXT:          func.call @ordered(%a)
+func.func @ordered(%a: memref<?xf32, 1>) attributes {mux.kernel = "entry-point", mux.reqd_work_group_size = array<i32: 8, 4, 2>, mux.work_item_order = #mux<work_item_order zyx>} {
+  func.return
+}
+
+// -----
+
+// mux.max_work_dim = 1: the y and z local ids are 0, with no loop.
+// CHECK-LABEL: func.func @"one_dim.mux-barrier-wrapper"
+// CHECK-SAME:      mux.max_work_dim = 1 : i32
+// CHECK:         %[[SX:.*]] = mux.get_local_size %[[D0:[^ ]*]]
+// CHECK-NEXT:    %[[SY:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[SZ:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %{{.*}} = arith.constant 1 : index
+// CHECK-NEXT:    mux.set_local_id %{{.*}}, %[[ZERO]]
+// CHECK-NEXT:    mux.set_local_id %{{.*}}, %[[ZERO]]
+// CHECK-NEXT:    scf.for %x = %[[ZERO]] to %[[SX]]
+// CHECK-NEXT:      mux.set_local_id %[[D0]], %x
+// CHECK-NEXT:      func.call @one_dim()
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+func.func @one_dim() attributes {mux.kernel = "entry-point", mux.max_work_dim = 1 : i32} {
+  func.return
+}
+
+// -----
+
+// A kernel that asks for sub-group state (here through a helper it calls) gets it
+// set: size-1 sub-groups, one per work-item, numbered in local linear order.
+// CHECK-LABEL: func.func @"sub_groups.mux-barrier-wrapper"
+// CHECK:         %[[N:.*]] = arith.muli
+// CHECK-NEXT:    %[[N2:.*]] = arith.muli %[[N]]
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    mux.set_max_sub_group_size %[[ONE]]
+// CHECK-NEXT:    %[[N32:.*]] = arith.index_cast %[[N2]] : index to i32
+// CHECK-NEXT:    mux.set_num_sub_groups %[[N32]]
+// CHECK:         mux.set_local_id %{{.*}}, %x
+// CHECK-NEXT:    %[[L0:.*]] = arith.muli %z, %{{.*}} : index
+// CHECK-NEXT:    %[[L1:.*]] = arith.addi %[[L0]], %y : index
+// CHECK-NEXT:    %[[L2:.*]] = arith.muli %[[L1]], %{{.*}} : index
+// CHECK-NEXT:    %[[L3:.*]] = arith.addi %[[L2]], %x : index
+// CHECK-NEXT:    %[[SG:.*]] = arith.index_cast %[[L3]] : index to i32
+// CHECK-NEXT:    mux.set_sub_group_id %[[SG]]
+// CHECK-NEXT:    func.call @sub_groups()
+func.func @helper() -> i32 {
+  %sg = mux.get_sub_group_id
+  func.return %sg : i32
+}
+func.func @sub_groups() attributes {mux.kernel = "entry-point"} {
+  %sg = func.call @helper() : () -> i32
+  func.return
+}
+
+// -----
+
+// Functions that are not entry points are left alone; a kernel without the
+// entry-point value is not scheduled either.
+// CHECK-LABEL: func.func @not_an_entry_point() attributes {mux.kernel} {
+// CHECK-NOT:   mux-barrier-wrapper
+func.func @not_an_entry_point() attributes {mux.kernel} {
+  func.return
+}
