@@ -428,11 +428,6 @@ class AtomicOrdering(StrEnum):
     ACQ_REL = "acq_rel"
     SEQ_CST = "seq_cst"
 
-    @property
-    def llvm(self) -> str:
-        """The keyword in LLVM IR."""
-        return "seq_cst" if self is AtomicOrdering.SEQ_CST else self.value
-
     def is_stronger_than(self, other: AtomicOrdering) -> bool:
         """Whether `self` gives every guarantee `other` gives, and more. `acquire`
         and `release` are incomparable."""

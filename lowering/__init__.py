@@ -20,6 +20,7 @@ def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
 
 
 ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "convert-to-llvm": _lazy("to_llvm", "ConvertToLLVMPass"),
     "transfer-kernel-metadata": _lazy(
         "transfer_kernel_metadata", "TransferKernelMetadataPass"
     ),

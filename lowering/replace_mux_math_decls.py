@@ -9,7 +9,10 @@ the control flow they guard. Here the ops `mux.isftz`, `mux.usefast` and
 `mux.isembeddedprofile` are replaced by `arith.constant` of those values.
 
 The host CPU keeps denormals and implements the full profile: the defaults are all
-false. After: none of the three ops remains.
+false.
+
+Before: nothing (it can run first; the spec runs it after linking builtins). After:
+none of the three ops remains.
 """
 
 from __future__ import annotations

@@ -1,1 +1,23 @@
-"""ComputeMux on xDSL: the public API and the command-line tools."""
+"""ComputeMux on xDSL: compile kernels and run them on numpy arrays.
+
+    import mux
+    prog = mux.compile(mlir_text)          # or mux.load("kernel.mlir")
+    k = prog.kernel("vadd")                # prog.kernels lists the kernels
+    k(a, b, c, global_size=1000, local_size=64, global_offset=0)
+
+See `mux.api` for the contract, `mux.runtime` for how a launch runs.
+"""
+
+from mux.api import Kernel, Program, compile, load
+from mux.errors import CompileError, LaunchError
+from mux.runtime import LocalBuffer
+
+__all__ = [
+    "CompileError",
+    "Kernel",
+    "LaunchError",
+    "LocalBuffer",
+    "Program",
+    "compile",
+    "load",
+]

@@ -19,6 +19,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from dialects import ALL_DIALECTS
 from dialects.attributes import verify_mux_attributes
 from lowering import ALL_PASSES
+from mux.backend import ALL_TARGETS
 
 
 class MuxOptMain(xDSLOptMain):
@@ -32,6 +33,10 @@ class MuxOptMain(xDSLOptMain):
         for name, factory in ALL_DIALECTS.items():
             if name not in self.ctx.registered_dialect_names:
                 self.ctx.register_dialect(name, factory)
+
+    def register_all_targets(self):
+        super().register_all_targets()
+        self.available_targets.update(ALL_TARGETS)  # ours replace xDSL's `llvm`
 
     def register_all_passes(self):
         super().register_all_passes()

@@ -15,16 +15,16 @@ declaration order.
 
 from __future__ import annotations
 
-import argparse
-import ast
 import inspect
 import io
 import itertools
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from docgen import assignment_docs, own_doc, table, write_or_check
 from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
@@ -98,12 +98,6 @@ SAMPLE_PROPERTIES: dict[type[Attribute], Attribute] = {
 # --------------------------------------------------------------------------------------
 
 
-def own_doc(obj: object) -> str:
-    """The docstring `obj` defines itself (not one of a base class), cleaned up."""
-    doc = vars(obj).get("__doc__") if isinstance(obj, type) else obj.__doc__
-    return inspect.cleandoc(doc) if doc else ""
-
-
 def anchor(heading: str) -> str:
     """The anchor GitHub gives a heading: lower case, punctuation dropped."""
     return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
@@ -111,14 +105,6 @@ def anchor(heading: str) -> str:
 
 def link(heading: str) -> str:
     return f"[{heading}](#{anchor(heading)})"
-
-
-def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
-    for row in rows:
-        cells = [cell.replace("|", "\\|") for cell in row]
-        lines.append("| " + " | ".join(cells) + " |")
-    return lines
 
 
 def rule_names() -> dict[str, str]:
@@ -374,27 +360,6 @@ def rst_tables_to_markdown(text: str) -> str:
     return "\n".join(out)
 
 
-def accessor_docs() -> dict[str, str]:
-    """Name -> docstring of the module-level constants of dialects/attributes.py.
-
-    A string right after an assignment documents it, but Python keeps no such
-    docstring at run time: it is read from the source.
-    """
-    body = ast.parse(inspect.getsource(attributes)).body
-    docs = {}
-    for node, after in itertools.pairwise(body):
-        if (
-            isinstance(node, ast.Assign)
-            and isinstance(after, ast.Expr)
-            and isinstance(after.value, ast.Constant)
-            and isinstance(after.value.value, str)
-        ):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    docs[target.id] = inspect.cleandoc(after.value.value)
-    return docs
-
-
 def public_functions() -> list:
     return [
         f
@@ -426,7 +391,7 @@ def render_mux_attributes() -> list[str]:
         "",
     ]
 
-    docs = accessor_docs()
+    docs = assignment_docs(attributes)
     accessor_names = {
         id(value): name
         for name, value in vars(attributes).items()
@@ -522,24 +487,9 @@ def render() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--check",
-        action="store_true",
-        help="exit 1 if docs/dialect.md differs from what would be generated",
+    return write_or_check(
+        "docs/dialect.md", render, "scripts/gen_dialect_docs.py", argv
     )
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        if not DOC_PATH.exists() or DOC_PATH.read_text(encoding="utf-8") != text:
-            print(f"docs/dialect.md is stale: run {REGENERATE}", file=sys.stderr)
-            return 1
-        print("docs/dialect.md is up to date")
-        return 0
-    DOC_PATH.parent.mkdir(exist_ok=True)
-    DOC_PATH.write_text(text, encoding="utf-8")
-    print("wrote docs/dialect.md")
-    return 0
 
 
 if __name__ == "__main__":

@@ -8,28 +8,31 @@
 
 import difflib
 import importlib.util
+import inspect
 import re
 from pathlib import Path
 
 import pytest
 
 from dialects import mux
+from lowering import ALL_PASSES
 
 REPO = Path(__file__).resolve().parent.parent
 FILECHECK = REPO / "tests" / "filecheck"
 
 
-def _load_generator():
-    """scripts/ is not a package: load the generator from its file."""
-    path = REPO / "scripts" / "gen_dialect_docs.py"
-    spec = importlib.util.spec_from_file_location("gen_dialect_docs", path)
+def _load_generator(name: str):
+    """scripts/ is not a package: load a generator from its file."""
+    path = REPO / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-gen_dialect_docs = _load_generator()
+gen_dialect_docs = _load_generator("gen_dialect_docs")
+gen_pass_docs = _load_generator("gen_pass_docs")
 
 OPS = sorted(mux.Mux.operations, key=lambda op: op.name)
 RULES = {name: value for name, value in vars(mux).items() if name.startswith("RULE_")}
@@ -40,21 +43,26 @@ RULES = {name: value for name, value in vars(mux).items() if name.startswith("RU
 # --------------------------------------------------------------------------------------
 
 
-def test_committed_docs_are_generated():
-    expected = gen_dialect_docs.render()
-    path = REPO / "docs" / "dialect.md"
+@pytest.mark.parametrize(
+    ("page", "generator"),
+    [("dialect", gen_dialect_docs), ("passes", gen_pass_docs)],
+    ids=["dialect.md", "passes.md"],
+)
+def test_committed_docs_are_generated(page, generator):
+    expected = generator.render()
+    path = REPO / "docs" / f"{page}.md"
     committed = path.read_text(encoding="utf-8") if path.exists() else ""
     if committed != expected:
         diff = difflib.unified_diff(
             committed.splitlines(),
             expected.splitlines(),
-            "docs/dialect.md (committed)",
-            "docs/dialect.md (generated)",
+            f"docs/{page}.md (committed)",
+            f"docs/{page}.md (generated)",
             lineterm="",
         )
         first_lines = "\n".join(list(diff)[:30])
         pytest.fail(
-            "docs/dialect.md is stale: run python scripts/gen_dialect_docs.py\n"
+            f"docs/{page}.md is stale: run python {generator.__name__}.py\n"
             + first_lines
         )
 
@@ -118,3 +126,19 @@ def test_rule_has_a_negative_lit_test(name):
         f"{name} has no negative lit test: no CHECK line of a tests/filecheck/"
         f"**/*invalid*.mlir file contains {prefix!r}"
     )
+
+
+# --------------------------------------------------------------------------------------
+# Every pass documents itself as the pass rules ask.
+# --------------------------------------------------------------------------------------
+
+SPEC_PASSES = [name for name in ALL_PASSES if name not in ("host", "convert-to-llvm")]
+
+
+@pytest.mark.parametrize("name", SPEC_PASSES)
+def test_pass_docstring_names_spec_and_conditions(name):
+    module = inspect.getmodule(ALL_PASSES[name]())
+    doc = module.__doc__ or ""
+    assert doc.startswith(f"`{name}"), "the docstring starts with the pass's name"
+    assert re.search(r"\.(rst|txt)", doc), "it names the spec file it implements"
+    assert "Before:" in doc and "After:" in doc, "it says what runs before and after"

@@ -1,0 +1,143 @@
+"""`convert-to-llvm`: the upstream dialects to xDSL's `llvm` dialect.
+
+DESIGN.md, "The levels a kernel passes through", level 6. There is no spec pass for
+this: the reference implementation gets LLVM IR from its front-end, we get it from
+MLIR's dialects. xDSL 0.74 has no such conversions but `convert-scf-to-cf`.
+
+Before: every `mux` op is lowered (`define-mux-builtins` and the passes before it);
+the module holds `func`, `arith`, `math`, `index`, `scf`, `cf`, `memref` and
+`vector` ops, and perhaps `llvm`/`llvmx` ones already.
+
+After: only `llvm` and `llvmx` ops remain (in `builtin.module`): functions are
+`llvm.func` with their `mux.*` attributes, memrefs are bare pointers in their
+address spaces, `index` is `i64`. Or, when some op or type cannot be converted, a
+diagnostic on it names the rule it breaks, and the module is unchanged.
+
+How: `scf` becomes `cf` first (`scf.py`). Then the patterns of every dialect run
+together, one module per dialect (`arith.py`, `math.py`, `index.py`, `func.py`,
+`cf.py`, `memref.py`, `vector.py`), with the one type conversion of `types.py`:
+function signatures and block arguments change type together with the ops using
+them, and `builtin.unrealized_conversion_cast`s bridge the two while the
+conversion is under way (see `types.py`). Any op left that is not `llvm` or
+`llvmx` is a diagnostic.
+
+The conversion works on a copy of the module, which replaces the module's contents
+when it succeeds: a diagnostic is then shown on the input as it was, not on a
+half-converted module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
+from xdsl.utils.diagnostic import Diagnostic
+from xdsl.utils.exceptions import PassFailedException
+
+from lowering.to_llvm import arith, cf, func, index, math, memref, vector
+from lowering.to_llvm.scf import lower_scf_to_cf
+from lowering.to_llvm.types import ConversionError, op_name
+
+PATTERNS: list[RewritePattern] = [
+    *func.PATTERNS,
+    *cf.PATTERNS,
+    *arith.PATTERNS,
+    *math.PATTERNS,
+    *index.PATTERNS,
+    *memref.PATTERNS,
+    *vector.PATTERNS,
+]
+"""The patterns of every dialect."""
+
+MUX_OPS_LEFT = (
+    "mux ops must be lowered before convert-to-llvm (run define-mux-builtins)"
+)
+
+
+@dataclass(frozen=True)
+class _OnOp(RewritePattern):
+    """Runs `patterns`, recording on a `ConversionError` the op being converted."""
+
+    patterns: RewritePattern
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        try:
+            self.patterns.match_and_rewrite(op, rewriter)
+        except ConversionError as error:
+            error.op = error.op or op
+            raise
+
+
+def _check_no_mux_ops(module: ModuleOp) -> None:
+    for op in module.walk():
+        if op_name(op).startswith("mux."):
+            raise ConversionError(f"{op_name(op)}: {MUX_OPS_LEFT}", op)
+
+
+def _check_all_converted(module: ModuleOp) -> None:
+    """Raises a `ConversionError` on the first op that is not `llvm` or `llvmx`."""
+    for op in module.walk():
+        if op is module or isinstance(op, UnrealizedConversionCastOp):
+            continue
+        if op_name(op).split(".")[0] not in ("llvm", "llvmx"):
+            raise ConversionError(
+                f"{op_name(op)} has no conversion to the llvm dialect", op
+            )
+    for op in module.walk():
+        if isinstance(op, UnrealizedConversionCastOp):
+            raise ConversionError(
+                f"convert-to-llvm made values of types {op.inputs.types} and "
+                f"{op.result_types} meet (a bug of the conversion)",
+                op,
+            )
+
+
+def _convert(module: ModuleOp) -> ConversionError | None:
+    """Converts `module` in place; returns the error that stopped it, if any."""
+    try:
+        _check_no_mux_ops(module)
+        lower_scf_to_cf(module)
+        applier = GreedyRewritePatternApplier(PATTERNS, dce_enabled=False)
+        PatternRewriteWalker(_OnOp(applier)).rewrite_module(module)
+        reconcile_unrealized_casts(module, warn_on_failure=False)
+        _check_all_converted(module)
+    except ConversionError as error:
+        return error
+    return None
+
+
+def _report(error: ConversionError, originals: dict[Operation, Operation]) -> None:
+    """Raises the diagnostic for `error`, shown on the op of the input module."""
+    op = error.op
+    assert op is not None
+    op = originals.get(op, op)
+    diagnostic = Diagnostic()
+    diagnostic.add_message(op, str(error))
+    diagnostic.raise_exception(op, PassFailedException(f"convert-to-llvm: {error}"))
+
+
+@dataclass(frozen=True)
+class ConvertToLLVMPass(ModulePass):
+    """Converts func, arith, math, index, scf, cf, memref and vector to the llvm
+    dialect (see the module docstring)."""
+
+    name = "convert-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        work = op.clone()
+        originals = dict(zip(work.walk(), op.walk(), strict=True))
+        error = _convert(work)
+        if error is not None:
+            _report(error, originals)
+        op.body.detach_block(0).erase(safe_erase=False)
+        op.body.add_block(work.body.detach_block(0))

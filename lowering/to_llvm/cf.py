@@ -1,0 +1,127 @@
+"""`cf` to `llvm`.
+
+`cf.br` and `cf.cond_br` are `llvm.br` and `llvm.cond_br`, passing the successors
+their arguments as llvm values (the successors' block arguments change type in
+`func.py`, with the function). `cf.switch` is `llvmx.switch`: its flag is widened to
+`i32` when narrower (sign-extended, with each case value read as a signed number of
+the flag's width, so that the comparisons are unchanged); `index` flags are `i64`.
+
+`cf.assert %cond, "msg"` is a conditional branch to a block holding only
+`llvm.unreachable`: the kernel promises that the condition holds, and LLVM may
+assume it does. A failed assertion is then undefined behaviour, as with `assert` in
+a C kernel compiled with NDEBUG. The other choices are worse on the host: a trap
+would kill the process that runs the JIT (and the runtime promises that bad input
+never does), and printing the message needs a device printf we do not have.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import cf, llvm
+from xdsl.dialects.builtin import i32
+from xdsl.ir import Block
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from dialects import llvmx
+from lowering.to_llvm.types import (
+    ConversionError,
+    bit_width,
+    llvm_operands,
+    llvm_value,
+    resize_integer,
+)
+
+
+class BranchToLLVM(RewritePattern):
+    """`cf.br` is `llvm.br`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cf.BranchOp, rewriter: PatternRewriter, /):
+        arguments = llvm_operands(op, rewriter)
+        rewriter.replace(op, llvm.BrOp(op.successor, *arguments))
+
+
+class CondBranchToLLVM(RewritePattern):
+    """`cf.cond_br` is `llvm.cond_br`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: cf.ConditionalBranchOp, rewriter: PatternRewriter, /
+    ):
+        condition = llvm_value(op.cond, rewriter)
+        then_arguments = [llvm_value(v, rewriter) for v in op.then_arguments]
+        else_arguments = [llvm_value(v, rewriter) for v in op.else_arguments]
+        new = llvm.CondBrOp(
+            condition, op.then_block, then_arguments, op.else_block, else_arguments
+        )
+        rewriter.replace(op, new)
+
+
+def _signed(value: int, width: int) -> int:
+    """`value` read as a signed `width`-bit number."""
+    value &= (1 << width) - 1
+    return value - (1 << width) if value >> (width - 1) else value
+
+
+class SwitchToLLVM(RewritePattern):
+    """`cf.switch` is `llvmx.switch` on an `i32` or `i64` flag."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cf.SwitchOp, rewriter: PatternRewriter, /):
+        flag = llvm_value(op.flag, rewriter)
+        width = bit_width(flag.type)
+        if width > 64:
+            raise ConversionError(
+                f"cf.switch on {op.flag.type}: llvmx.switch takes i32 or i64 flags"
+            )
+        if width not in (32, 64):
+            flag = resize_integer(rewriter, flag, i32, signed=True)
+        values = (
+            [_signed(int(v), width) for v in op.case_values.get_values()]
+            if op.case_values is not None
+            else []
+        )
+        default_operands = [llvm_value(v, rewriter) for v in op.default_operands]
+        case_operands = [
+            [llvm_value(v, rewriter) for v in operands] for operands in op.case_operand
+        ]
+        new = llvmx.SwitchOp(
+            flag,
+            op.default_block,
+            default_operands,
+            values,
+            op.case_blocks,
+            case_operands,
+        )
+        rewriter.replace(op, new)
+
+
+class AssertToLLVM(RewritePattern):
+    """`cf.assert` branches to `llvm.unreachable` when the condition is false (see
+    the module docstring)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cf.AssertOp, rewriter: PatternRewriter, /):
+        condition = llvm_value(op.arg, rewriter)
+        block = op.parent_block()
+        assert block is not None
+        rest = block.split_before(op)
+        failed = Block([llvm.UnreachableOp()])
+        block.parent_region().insert_block_after(failed, block)
+        rewriter.insert(
+            llvm.CondBrOp(condition, rest, [], failed, []), InsertPoint.at_end(block)
+        )
+        rewriter.erase(op)
+
+
+PATTERNS: list[RewritePattern] = [
+    BranchToLLVM(),
+    CondBranchToLLVM(),
+    SwitchToLLVM(),
+    AssertToLLVM(),
+]
+"""The patterns converting the `cf` dialect."""

@@ -1,0 +1,167 @@
+"""The public API: `compile`, `load`, `Program`, `Kernel`.
+
+    import mux
+    prog = mux.compile(mlir_text)          # or mux.load("kernel.mlir")
+    k = prog.kernel("vadd")                # prog.kernels lists the entry points
+    k(a, b, c, global_size=1000, local_size=64, global_offset=0)
+
+A kernel is compiled on its first launch, for the local size of that launch when the
+work-groups are uniform (the local size is then a constant LLVM can vectorise with),
+and once more, unspecialised, for launches with a smaller last work-group (OpenCL 2.0
+non-uniform work-groups). Compiled kernels are cached.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from xdsl.dialects import func
+
+from dialects import attributes as mux_attrs
+from mux.compiler import CompiledKernel, compile_kernel, parse, source_hash
+from mux.errors import LaunchError
+from mux.runtime import (
+    LOCAL_MEMORY_SIZE,
+    check_local_size,
+    default_local_size,
+    kernel_params,
+    launch,
+    ndrange_sizes,
+    packed_struct,
+)
+
+
+def compile(source: str, *, fast: bool = False, name: str = "<source>") -> Program:
+    """Parses and verifies `source` (MLIR text); CompileError if it is not valid.
+
+    `fast` lets maths builtins trade accuracy for speed (`mux.usefast`)."""
+    return Program(source, fast=fast, name=name)
+
+
+def load(path: str | os.PathLike[str], *, fast: bool = False) -> Program:
+    """`compile` of the file at `path`."""
+    return compile(Path(path).read_text(), fast=fast, name=str(path))
+
+
+class Program:
+    """A verified module and its kernels."""
+
+    def __init__(self, source: str, *, fast: bool = False, name: str = "<source>"):
+        self.module = parse(source, name)
+        self._hash = source_hash(source)
+        self._fast = fast
+        self._kernels: dict[str, Kernel] = {}
+
+    @property
+    def kernels(self) -> list[str]:
+        """The names of the kernels (functions marked `mux.kernel`)."""
+        return [
+            op.sym_name.data
+            for op in self.module.ops
+            if isinstance(op, func.FuncOp) and mux_attrs.is_kernel(op)
+        ]
+
+    def kernel(self, name: str) -> Kernel:
+        if name not in self.kernels:
+            raise KeyError(f"no kernel '{name}' (kernels: {', '.join(self.kernels)})")
+        if name not in self._kernels:
+            self._kernels[name] = Kernel(self, name)
+        return self._kernels[name]
+
+    def _compile(self, kernel: str, local_sizes: tuple[int, ...]) -> CompiledKernel:
+        return compile_kernel(self.module, self._hash, kernel, local_sizes, self._fast)
+
+
+class Kernel:
+    """A kernel of a `Program`, callable on numpy arrays over an NDRange."""
+
+    def __init__(self, program: Program, name: str):
+        self.program = program
+        self.name = name
+        self.function = next(
+            op
+            for op in program.module.ops
+            if isinstance(op, func.FuncOp) and op.sym_name.data == name
+        )
+        self.params = kernel_params(self.function)
+        self._struct = packed_struct(self.params)
+        self._reqd = mux_attrs.REQD_WORK_GROUP_SIZE.get(self.function)
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{p.name}: {p.type}" for p in self.params)
+        return f"<mux.Kernel {self.name}({params})>"
+
+    def compiled(self, local_size: tuple[int, ...] | None = None) -> CompiledKernel:
+        """The kernel compiled for `local_size` (None: for any local size)."""
+        if self._reqd is not None or local_size is None:
+            return self.program._compile(self.name, ())
+        return self.program._compile(self.name, local_size)
+
+    @property
+    def llvm_ir(self) -> str:
+        """The optimised LLVM IR of the kernel, compiled for any local size."""
+        return self.compiled().llvm_ir
+
+    @property
+    def assembly(self) -> str:
+        """The host assembly of the kernel, compiled for any local size."""
+        return self.compiled().assembly
+
+    def __call__(
+        self,
+        *args: Any,
+        global_size: int | tuple[int, ...],
+        local_size: int | tuple[int, ...] | None = None,
+        global_offset: int | tuple[int, ...] = 0,
+        threads: int | None = None,
+    ) -> None:
+        """Runs the kernel over the NDRange, writing the arrays in place.
+
+        Sizes are an int or 1 to 3 ints. `local_size=None` lets the runtime choose
+        (the kernel's required size if it has one). An int `global_offset` applies to
+        every dimension. `threads` is the number of slices run at once (default: all
+        cores). Raises LaunchError, before running anything, if the launch is wrong.
+        """
+        global_size = ndrange_sizes("global_size", global_size)
+        dims = len(global_size)
+        if local_size is None:
+            local_size = self._reqd[:dims] if self._reqd else None
+        local_size = (
+            default_local_size(global_size)
+            if local_size is None
+            else ndrange_sizes("local_size", local_size)
+        )
+        if isinstance(global_offset, int):
+            global_offset = (global_offset,) * dims
+        global_offset = ndrange_sizes("global_offset", global_offset, allow_zero=True)
+        if len(global_offset) != dims:
+            raise LaunchError(
+                f"global_offset: {len(global_offset)} dimensions, global_size has "
+                f"{dims}"
+            )
+        check_local_size(self.function, global_size, local_size)
+        threads = (os.cpu_count() or 1) if threads is None else threads
+        if not isinstance(threads, int) or threads < 1:
+            raise LaunchError(f"threads: a positive int, got {threads!r}")
+        if len(args) != len(self.params):
+            names = ", ".join(p.name for p in self.params)
+            raise LaunchError(
+                f"{self.name} takes {len(self.params)} arguments ({names}), got "
+                f"{len(args)}"
+            )
+        packed = self._struct()
+        local_bytes = 0
+        for index, (param, value) in enumerate(zip(self.params, args, strict=True)):
+            field, nbytes = param.pack(value)
+            setattr(packed, f"f{index}", field)
+            local_bytes += nbytes
+        if local_bytes > LOCAL_MEMORY_SIZE:
+            raise LaunchError(
+                f"local memory: the arguments ask for {local_bytes} bytes per "
+                f"work-group, the device has {LOCAL_MEMORY_SIZE}"
+            )
+        uniform = all(g % s == 0 for g, s in zip(global_size, local_size, strict=True))
+        compiled = self.compiled(local_size if uniform else None)
+        launch(compiled.hook, packed, global_size, local_size, global_offset, threads)

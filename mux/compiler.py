@@ -1,0 +1,121 @@
+"""From source text to JIT-compiled entry hooks.
+
+`parse` reads and verifies a module; `compile_kernel` runs the `host` pipeline
+(`lowering.pipelines.HostPipeline`) on a copy of it for one kernel, optionally
+specialised for one local size, translates the result to LLVM IR and JIT-compiles it
+(`mux.backend`). Compiled kernels are cached in memory by source, kernel, local size
+and options.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from xdsl.context import Context
+from xdsl.dialects import get_all_dialects, llvm
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from dialects import ALL_DIALECTS
+from dialects import attributes as mux_attrs
+from dialects.attributes import verify_mux_attributes
+from lowering.pipelines import HostPipeline
+from mux.backend.jit import JITModule, compile_ir
+from mux.backend.llvm_ir import translate
+from mux.errors import CompileError
+
+HOOK_ARGUMENTS = [ctypes.c_void_p, ctypes.c_void_p] + [ctypes.c_int64] * 6
+"""The entry hook's C signature (lowering/add_entry_hook.py): packed arguments,
+schedule, then the begin/end work-group ids of the slice in x, y, z."""
+
+
+@cache
+def context() -> Context:
+    """A context knowing every xDSL dialect and ours."""
+    ctx = Context()
+    for name, factory in {**get_all_dialects(), **ALL_DIALECTS}.items():
+        ctx.register_dialect(name, factory)
+    return ctx
+
+
+def _diagnostic(error: Exception) -> str:
+    notes = getattr(error, "__notes__", ())
+    return "\n".join([str(error), *notes])
+
+
+def parse(source: str, name: str = "<source>") -> ModuleOp:
+    """The verified module of `source`; CompileError with the diagnostic otherwise."""
+    try:
+        module = Parser(context(), source, name).parse_module()
+        module.verify()
+        verify_mux_attributes(module)
+    except (ParseError, DiagnosticException) as error:
+        raise CompileError(_diagnostic(error)) from error
+    return module
+
+
+def source_hash(source: str) -> str:
+    return hashlib.sha256(source.encode()).hexdigest()
+
+
+@dataclass
+class CompiledKernel:
+    """One kernel, lowered for the host and JIT-compiled."""
+
+    jit: JITModule
+    hook: Callable[..., None]
+    hook_name: str
+
+    @property
+    def llvm_ir(self) -> str:
+        """The optimised LLVM IR."""
+        return self.jit.llvm_ir
+
+    @property
+    def assembly(self) -> str:
+        """The host assembly."""
+        return self.jit.assembly
+
+
+_CACHE: dict[tuple, CompiledKernel] = {}
+
+
+def compile_kernel(
+    module: ModuleOp,
+    key: str,
+    kernel: str,
+    local_sizes: tuple[int, ...] = (),
+    fast: bool = False,
+) -> CompiledKernel:
+    """`kernel` of `module` through the host pipeline, LLVM and the JIT.
+
+    `key` identifies the module's source (its hash) for the cache.
+    """
+    cache_key = (key, kernel, local_sizes, fast)
+    if cache_key in _CACHE:
+        return _CACHE[cache_key]
+    lowered = module.clone()
+    try:
+        HostPipeline(kernel=kernel, local_sizes=local_sizes, fast=fast).apply(
+            context(), lowered
+        )
+        lowered.verify()
+        hooks = [
+            f.sym_name.data
+            for f in lowered.ops
+            if isinstance(f, llvm.FuncOp) and mux_attrs.is_kernel_entry_point(f)
+        ]
+        if len(hooks) != 1:
+            raise CompileError(f"expected one entry hook for '{kernel}', got {hooks}")
+        jit = compile_ir(translate(lowered))
+    except DiagnosticException as error:
+        raise CompileError(_diagnostic(error)) from error
+    hook = jit.ctypes_function(hooks[0], None, HOOK_ARGUMENTS)
+    compiled = CompiledKernel(jit, hook, hooks[0])
+    _CACHE[cache_key] = compiled
+    return compiled

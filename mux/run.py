@@ -1,0 +1,146 @@
+"""`mux-run`: compile one kernel of a file and run it once, from the command line.
+
+    mux-run examples/vadd.mlir vadd --global 8 --local 4 range:8 ones:8 zeros:8
+
+Arguments follow the kernel's parameters, in order; each is
+
+- a number, for a scalar parameter (`3`, `-1`, `2.5`);
+- for a buffer: `zeros:N`, `ones:N`, `range:N` (0, 1, ..., N-1), `random:N` or
+  `random:N:SEED` (uniform in [0, 1) for floats, in [0, 100) for integers; seed 0 by
+  default), or the path of a `.npy` file; the element type is the parameter's;
+- for a local-memory buffer: `local:BYTES`.
+
+Sizes are one to three comma-separated integers (`--global 64,32`). After the run
+the buffers are printed, one `name = [...]` line each, in full; `--out FILE.npz`
+writes them to a file instead. Errors (a bad argument, a refused launch, a module that
+does not compile) are printed to stderr, with exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, MemRefType
+
+import mux
+from mux.runtime import Param, _numpy_kinds
+
+
+class ArgumentError(Exception):
+    """A command-line argument that does not fit its kernel parameter."""
+
+
+def _dtype(param: Param) -> np.dtype:
+    type_ = (
+        param.type.element_type if isinstance(param.type, MemRefType) else param.type
+    )
+    kinds, size = _numpy_kinds(type_) or ("", 0)
+    return np.dtype(f"{kinds[0]}{size}") if kinds != "b" else np.dtype(bool)
+
+
+def parse_argument(param: Param, spec: str) -> Any:
+    """The value of `param` that `spec` describes."""
+    if param.is_local:
+        kind, _, size = spec.partition(":")
+        if kind != "local" or not size.isdigit():
+            raise ArgumentError(f"'{param.name}' is local memory: give local:BYTES")
+        return mux.LocalBuffer(int(size))
+    if not isinstance(param.type, MemRefType):
+        try:
+            if isinstance(param.type, AnyFloat):
+                return float(spec)
+            if isinstance(param.type, IntegerType | IndexType):
+                return int(spec, 0)
+        except ValueError:
+            pass
+        raise ArgumentError(f"'{param.name}' is a {param.type} scalar, got '{spec}'")
+    dtype = _dtype(param)
+    if spec.endswith(".npy"):
+        return np.ascontiguousarray(np.load(spec))
+    kind, _, rest = spec.partition(":")
+    count, _, seed = rest.partition(":")
+    if kind not in ("zeros", "ones", "range", "random") or not count.isdigit():
+        raise ArgumentError(
+            f"'{param.name}' is a buffer: give zeros:N, ones:N, range:N, "
+            f"random:N[:SEED] or a .npy file, got '{spec}'"
+        )
+    n = int(count)
+    if kind == "zeros":
+        return np.zeros(n, dtype)
+    if kind == "ones":
+        return np.ones(n, dtype)
+    if kind == "range":
+        return np.arange(n).astype(dtype)
+    rng = np.random.default_rng(int(seed) if seed.isdigit() else 0)
+    if dtype.kind == "f":
+        return rng.random(n).astype(dtype)
+    return rng.integers(0, 100, n).astype(dtype)
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"sizes are integers: '{text}'") from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="mux-run",
+        description="Compile one kernel of an MLIR file and run it once.",
+        epilog=__doc__.split("\n\n", 2)[2] if __doc__ else None,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", help="the MLIR file")
+    parser.add_argument("kernel", help="the kernel to run")
+    parser.add_argument("args", nargs="*", help="one per kernel parameter")
+    parser.add_argument("--global", dest="global_size", type=_sizes, required=True)
+    parser.add_argument("--local", dest="local_size", type=_sizes, default=None)
+    parser.add_argument("--offset", dest="global_offset", type=_sizes, default=None)
+    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--out", help="write the buffers to this .npz file")
+    options = parser.parse_intermixed_args(argv)
+    try:
+        kernel = mux.load(options.file).kernel(options.kernel)
+        if len(options.args) != len(kernel.params):
+            names = " ".join(p.name for p in kernel.params)
+            raise ArgumentError(
+                f"{kernel.name} takes {len(kernel.params)} arguments ({names}), "
+                f"got {len(options.args)}"
+            )
+        values = [
+            parse_argument(p, s)
+            for p, s in zip(kernel.params, options.args, strict=True)
+        ]
+        kernel(
+            *values,
+            global_size=options.global_size,
+            local_size=options.local_size,
+            global_offset=options.global_offset or 0,
+            threads=options.threads,
+        )
+    except (ArgumentError, mux.LaunchError, mux.CompileError, KeyError, OSError) as e:
+        print(
+            f"mux-run: {e.args[0] if isinstance(e, KeyError) else e}", file=sys.stderr
+        )
+        return 1
+    buffers = {
+        p.name: v
+        for p, v in zip(kernel.params, values, strict=True)
+        if isinstance(v, np.ndarray)
+    }
+    if options.out:
+        np.savez(options.out, **buffers)
+        return 0
+    with np.printoptions(threshold=sys.maxsize, linewidth=sys.maxsize):
+        for name, value in buffers.items():
+            print(f"{name} = {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
