@@ -252,3 +252,49 @@ def test_example_ids3d(size, local, threads):
     ]
     loc = ((z % local[2]) * lsize[1] + (y % local[1])) * lsize[0] + (x % local[0])
     np.testing.assert_array_equal(out.reshape(size[::-1]), 1000 * group + loc)
+
+
+LOCAL_COPY = """
+// Each work-item goes through its own slot of a local buffer: no barrier needed.
+func.func @local_copy(%input: memref<?xf32, 1>, %output: memref<?xf32, 1>,
+                      %scratch: memref<?xf32, 3>)
+    attributes {mux.kernel = "entry-point"} {
+  %d = arith.constant 0 : i32
+  %gid = mux.get_global_id %d
+  %lid = mux.get_local_id %d
+  %v = memref.load %input[%gid] : memref<?xf32, 1>
+  %two = arith.constant 2.0 : f32
+  %w = arith.mulf %v, %two : f32
+  memref.store %w, %scratch[%lid] : memref<?xf32, 3>
+  %back = memref.load %scratch[%lid] : memref<?xf32, 3>
+  memref.store %back, %output[%gid] : memref<?xf32, 1>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("threads", [1, None], ids=["threads=1", "threads=all"])
+def test_local_buffer_argument(threads):
+    kernel = mux.compile(LOCAL_COPY).kernel("local_copy")
+    x = np.arange(100, dtype=np.float32)
+    y = np.zeros_like(x)
+    kernel(
+        x, y, mux.LocalBuffer(32 * 4), global_size=100, local_size=32, threads=threads
+    )
+    np.testing.assert_array_equal(y, 2 * x)
+
+
+def test_compiled_kernels_are_cached(vadd):
+    assert vadd.compiled((64,)) is vadd.compiled((64,))
+    again = mux.load(EXAMPLES / "vadd.mlir").kernel("vadd")
+    assert again.compiled((64,)) is vadd.compiled((64,))
+    assert vadd.compiled((64,)) is not vadd.compiled(None)
+
+
+def test_a_module_that_does_not_lower_raises_compile_error():
+    kernel = mux.load(EXAMPLES / "reduce.mlir").kernel("reduce")
+    x = np.ones(64, np.float32)
+    partial = np.zeros(1, np.float32)
+    with pytest.raises(mux.CompileError, match=r"mux\.work_group_barrier"):
+        kernel(x, partial, mux.LocalBuffer(256), global_size=64, local_size=64)
+    np.testing.assert_array_equal(partial, [0])

@@ -95,9 +95,9 @@ def _check_all_converted(module: ModuleOp) -> None:
             )
     for op in module.walk():
         if isinstance(op, UnrealizedConversionCastOp):
+            types = f"{op.inputs.types[0]} to {op.result_types[0]}"
             raise ConversionError(
-                f"convert-to-llvm made values of types {op.inputs.types} and "
-                f"{op.result_types} meet (a bug of the conversion)",
+                f"a cast from {types} is left: the types do not match once converted",
                 op,
             )
 

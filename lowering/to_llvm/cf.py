@@ -2,9 +2,11 @@
 
 `cf.br` and `cf.cond_br` are `llvm.br` and `llvm.cond_br`, passing the successors
 their arguments as llvm values (the successors' block arguments change type in
-`func.py`, with the function). `cf.switch` is `llvmx.switch`: its flag is widened to
-`i32` when narrower (sign-extended, with each case value read as a signed number of
-the flag's width, so that the comparisons are unchanged); `index` flags are `i64`.
+`func.py`, with the function). `cf.switch` is `llvmx.switch`, whose flag is an
+`i32` or `i64`: a narrower flag is sign-extended to the next of them, and the case
+values, signed numbers of the flag's width, compare as before (`index` flags are
+`i64`). xDSL 0.74 cannot build a `cf.switch` on a flag wider than 64 bits: its case
+values would not fit its dense attribute.
 
 `cf.assert %cond, "msg"` is a conditional branch to a block holding only
 `llvm.unreachable`: the kernel promises that the condition holds, and LLVM may
@@ -17,7 +19,7 @@ never does), and printing the message needs a device printf we do not have.
 from __future__ import annotations
 
 from xdsl.dialects import cf, llvm
-from xdsl.dialects.builtin import i32
+from xdsl.dialects.builtin import i32, i64
 from xdsl.ir import Block
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -28,7 +30,6 @@ from xdsl.rewriter import InsertPoint
 
 from dialects import llvmx
 from lowering.to_llvm.types import (
-    ConversionError,
     bit_width,
     llvm_operands,
     llvm_value,
@@ -61,12 +62,6 @@ class CondBranchToLLVM(RewritePattern):
         rewriter.replace(op, new)
 
 
-def _signed(value: int, width: int) -> int:
-    """`value` read as a signed `width`-bit number."""
-    value &= (1 << width) - 1
-    return value - (1 << width) if value >> (width - 1) else value
-
-
 class SwitchToLLVM(RewritePattern):
     """`cf.switch` is `llvmx.switch` on an `i32` or `i64` flag."""
 
@@ -74,17 +69,12 @@ class SwitchToLLVM(RewritePattern):
     def match_and_rewrite(self, op: cf.SwitchOp, rewriter: PatternRewriter, /):
         flag = llvm_value(op.flag, rewriter)
         width = bit_width(flag.type)
-        if width > 64:
-            raise ConversionError(
-                f"cf.switch on {op.flag.type}: llvmx.switch takes i32 or i64 flags"
-            )
         if width not in (32, 64):
-            flag = resize_integer(rewriter, flag, i32, signed=True)
-        values = (
-            [_signed(int(v), width) for v in op.case_values.get_values()]
-            if op.case_values is not None
-            else []
-        )
+            wide = i32 if width < 32 else i64
+            flag = resize_integer(rewriter, flag, wide, signed=True)
+        # xDSL keeps the case values as signed numbers of the flag's width (an i8
+        # 200 is -56), which the sign-extended flag compares equal to.
+        values = list(op.case_values.get_values()) if op.case_values else []
         default_operands = [llvm_value(v, rewriter) for v in op.default_operands]
         case_operands = [
             [llvm_value(v, rewriter) for v in operands] for operands in op.case_operand

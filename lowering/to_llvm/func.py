@@ -116,11 +116,8 @@ class ReturnToLLVM(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.ReturnOp, rewriter: PatternRewriter, /):
-        if len(op.arguments) > 1:
-            raise ConversionError(
-                "func.return returns more than one value: an llvm function returns "
-                "at most one"
-            )
+        # The function, converted first, has at most one result.
+        assert len(op.arguments) <= 1
         values = llvm_operands(op, rewriter)
         rewriter.replace(op, llvm.ReturnOp(values[0] if values else None))
 

@@ -246,6 +246,10 @@ class GlobalToLLVM(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.GlobalOp, rewriter: PatternRewriter, /):
         type_ = op.type
+        if not type_.has_static_shape():
+            raise ConversionError(
+                f"memref.global of {type_}: a global has a static shape"
+            )
         element = convert_type(type_.element_type)
         if type_.get_shape():
             global_type = llvm.LLVMArrayType(element_count(type_), element)

@@ -31,9 +31,10 @@ inverse and `reconcile_unrealized_casts` removes both.
 Shared pattern classes
 ----------------------
 Most ops map to one llvm op and differ only in which: `IntegerBinaryToLLVM`,
-`FloatBinaryToLLVM`, `FloatUnaryToLLVM`, `CastToLLVM` and `IntrinsicToLLVM` are
-instantiated from tables in the dialect modules. A pattern's `source` is an op class,
-or an op name for the ops of dialects xDSL does not define (see `index.py`).
+`FloatBinaryToLLVM`, `FloatUnaryToLLVM`, `CastToLLVM`, `IntrinsicToLLVM` and
+`RoundingDivisionToLLVM` are instantiated from tables in the dialect modules. A
+pattern's `source` is an op class, or an op name for the ops of dialects xDSL does
+not define (see `index.py`).
 """
 
 from __future__ import annotations
@@ -200,8 +201,7 @@ def memref_strides(type_: MemRefType) -> list[int]:
 
 def element_count(type_: MemRefType) -> int:
     """The number of elements of a memref with a static shape."""
-    if DYNAMIC_INDEX in type_.get_shape():
-        raise ConversionError(f"{type_}: the shape must be static here")
+    assert DYNAMIC_INDEX not in type_.get_shape()
     count = 1
     for size in type_.get_shape():
         count *= size

@@ -52,7 +52,13 @@ from typing import IO
 from llvmlite import binding, ir
 from llvmlite.ir import instructions
 from xdsl.backend.llvm.convert import _declare_func
-from xdsl.backend.llvm.convert_op import convert_op, create_constant
+from xdsl.backend.llvm.convert_op import (
+    _BINARY_INTRINSIC_MAP,
+    _UNARY_INTRINSIC_MAP,
+    convert_op,
+    create_constant,
+    declare_intrinsic,
+)
 from xdsl.backend.llvm.convert_type import convert_type
 from xdsl.context import Context
 from xdsl.dialects import llvm
@@ -605,7 +611,27 @@ def _getelementptr(
     values[op.results[0]] = gep
 
 
+_INTRINSICS = {**_UNARY_INTRINSIC_MAP, **_BINARY_INTRINSIC_MAP}
+
+
+def _mangled_intrinsic(
+    op: Operation, builder: ir.IRBuilder, values: ValueMap, blocks: BlockMap
+) -> None:
+    """xDSL calls these intrinsics by their bare name (`llvm.sqrt`), declared with the
+    first type it meets, so one intrinsic on two types (f32 and f64, or a scalar and
+    a vector) clashed. They are declared here with LLVM's type-mangled names
+    (`llvm.sqrt.f32`, `llvm.sqrt.v8f32`)."""
+    operands = [values[operand] for operand in op.operands]
+    type_ = operands[0].type
+    signature = ir.FunctionType(type_, [o.type for o in operands])
+    intrinsic = declare_intrinsic(
+        builder.module, _INTRINSICS[type(op)], type_, signature
+    )
+    values[op.results[0]] = builder.call(intrinsic, operands)
+
+
 _TRANSLATORS: dict[type[Operation], Translator] = {
+    **dict.fromkeys(_INTRINSICS, _mangled_intrinsic),
     llvm.GEPOp: _getelementptr,
     llvmx.FPToSIOp: _cast("fptosi"),
     llvmx.FPToUIOp: _cast("fptoui"),

@@ -34,3 +34,16 @@ func.func @kernel(%a: memref<?xf32, 1>) attributes {mux.kernel = "entry-point"} 
 // CHECK: convert-to-llvm: mux.get_global_id: mux ops must be lowered before convert-to-llvm (run define-mux-builtins)
 // CHECK: %i = "mux.get_global_id"(%x)
 // CHECK-NEXT: ^^^^^^^^^^^^^^^^^^^^^^^^
+
+// -----
+
+// A call of a function returning two values (declared after the caller, so the
+// call is the first op converted that breaks the rule).
+func.func @caller(%a: i32) -> i32 {
+  %x, %y = func.call @pair(%a) : (i32) -> (i32, i32)
+  func.return %x : i32
+}
+func.func private @pair(i32) -> (i32, i32)
+// CHECK: convert-to-llvm: func.call returns more than one value: an llvm function returns at most one
+// CHECK: %x, %y = "func.call"(%a)
+// CHECK-NEXT: ^^^^^^^^^^^^^^^^^^^^---

@@ -19,7 +19,7 @@ func.func @clash(%a: f32) -> f32 {
 }
 // CHECK: convert-to-llvm: @tanf is the C library function of type !llvm.func<f32 (f32)>, but the module defines it as !llvm.func<f64 (f64)>
 // CHECK: %c = "math.tan"(%a)
-// CHECK-NEXT: ^^^^^^^^^^^^^^^^^^
+// CHECK-NEXT: ^^^^^^^^^^^^^^^---
 
 // -----
 

@@ -71,4 +71,26 @@ func.func @subview(%m: memref<8xf32>) {
 // -----
 
 "memref.global"() <{sym_name = "g", sym_visibility = "private", type = memref<?xf32, 3>, initial_value}> : () -> ()
-// CHECK: convert-to-llvm: memref<?xf32, 3 : i64>: the shape must be static here
+// CHECK: convert-to-llvm: memref.global of memref<?xf32, 3 : i64>: a global has a static shape
+
+// -----
+
+// xDSL's memref.cast lets the memory space change; an addrspacecast is
+// memref.memory_space_cast.
+func.func @cast_space(%m: memref<4xf32, 1>) {
+  %s = "memref.cast"(%m) : (memref<4xf32, 1>) -> memref<4xf32>
+  func.return
+}
+// CHECK: convert-to-llvm: memref.cast from memref<4xf32, 1 : i64> to memref<4xf32> changes the memory space
+
+// -----
+
+// A cast made by an earlier pass that the conversion cannot remove: the integer is
+// not the memref's pointer.
+func.func @cast_left(%address: i64) -> f32 {
+  %c0 = arith.constant 0 : index
+  %m = "builtin.unrealized_conversion_cast"(%address) : (i64) -> memref<4xf32>
+  %x = memref.load %m[%c0] : memref<4xf32>
+  func.return %x : f32
+}
+// CHECK: convert-to-llvm: a cast from i64 to memref<4xf32> is left: the types do not match once converted

@@ -11,7 +11,7 @@ func.func @broadcast(%v: vector<2xf32>) -> vector<4xf32> {
 // -----
 
 func.func @print(%v: vector<4xf32>) {
-  vector.print %v : vector<4xf32>
+  "vector.print"(%v) : (vector<4xf32>) -> ()
   func.return
 }
 // CHECK: convert-to-llvm: vector.print has no conversion to the llvm dialect
