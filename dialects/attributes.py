@@ -33,6 +33,8 @@ spec                           our attribute (accessor)
                                (`SCHEDULING_PARAMS`)
 "mux-barrier-schedule"         the `schedule(...)` of a barrier op
                                (`barrier_schedule`)
+(ours: no spec name)           `mux.local_vars_param = array<i64: 2, 1088, 16>`
+                               (`LOCAL_VARS_PARAM`)
 =============================  ==============================================
 
 `verify_mux_attributes` checks every `mux.` attribute of a module; `mux-opt` runs it on
@@ -43,7 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -200,6 +202,27 @@ def _work_item_order(attr: Attribute) -> WorkItemOrder:
     return attr.data
 
 
+class LocalVarsParam(NamedTuple):
+    """The value of `mux.local_vars_param`: which parameter is the buffer of the
+    module-scope local variables, and the bytes and alignment it needs."""
+
+    index: int
+    size: int
+    alignment: int
+
+
+def _local_vars_param(attr: Attribute) -> LocalVarsParam:
+    if not isinstance(attr, DenseArrayBase) or attr.elt_type != i64:
+        raise TypeError("not an i64 array")
+    values = [int(v) for v in attr.get_values()]
+    if len(values) != 3:
+        raise ValueError("not three values")
+    index, size, alignment = values
+    if index < 0 or size < 0 or alignment < 1 or alignment & (alignment - 1):
+        raise ValueError("out of range")
+    return LocalVarsParam(index, size, alignment)
+
+
 def _strings(attr: Attribute) -> tuple[str, ...]:
     if not isinstance(attr, ArrayAttr):
         raise TypeError("not an array")
@@ -286,6 +309,20 @@ SCHEDULING_PARAMS = MuxAttribute[tuple[str, ...]](
 """!mux-scheduling-params (module): the scheduling parameter names of the target, which
 `mux.scheduled_fn` indices refer to."""
 
+LOCAL_VARS_PARAM = MuxAttribute[LocalVarsParam](
+    "mux.local_vars_param",
+    "is a parameter index, a size in bytes and a power-of-two alignment: "
+    "array<i64: index, size, alignment>",
+    _local_vars_param,
+    lambda v: DenseArrayBase.from_list(i64, tuple(v)),
+)
+"""Ours, no spec name: parameter `index` of the kernel is the buffer that holds its
+module-scope local variables (`replace-module-scope-vars`), `size` bytes aligned to
+`alignment`. It is hidden from the runtime: `add-kernel-wrapper` allocates it, once
+per work-group, instead of reading it from `MuxPackedArgs`, and the runtime's
+parameter list leaves it out. Its type is `memref<size x i8, 3>` or
+`!llvm.ptr<3>`."""
+
 FUNCTION_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     REQD_WORK_GROUP_SIZE,
     MAX_WORK_DIM,
@@ -297,6 +334,7 @@ FUNCTION_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     ORIG_FN,
     BASE_FN_NAME,
     SCHEDULED_FN,
+    LOCAL_VARS_PARAM,
 )
 MODULE_ATTRIBUTES: tuple[MuxAttribute, ...] = (SCHEDULING_PARAMS,)
 _BY_NAME = {a.name: a for a in FUNCTION_ATTRIBUTES + MODULE_ATTRIBUTES}

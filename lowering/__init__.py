@@ -30,6 +30,13 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "replace-mux-math-decls": _lazy(
         "replace_mux_math_decls", "ReplaceMuxMathDeclsPass"
     ),
+    "replace-module-scope-vars": _lazy(
+        "replace_module_scope_vars", "ReplaceModuleScopeVarsPass"
+    ),
+    "compute-local-memory-usage": _lazy(
+        "compute_local_memory_usage", "ComputeLocalMemoryUsagePass"
+    ),
+    "prepare-barriers": _lazy("prepare_barriers", "PrepareBarriersPass"),
     "work-item-loops": _lazy("work_item_loops", "WorkItemLoopsPass"),
     "add-sched-params": _lazy("add_sched_params", "AddSchedParamsPass"),
     "define-mux-builtins": _lazy("define_mux_builtins", "DefineMuxBuiltinsPass"),

@@ -26,6 +26,13 @@ Memref values are rebuilt from the loaded pointers with
 `builtin.unrealized_conversion_cast`, which `convert-to-llvm` resolves (a memref is
 a bare pointer there).
 
+The buffer of module-scope local variables (`replace-module-scope-vars`), the
+parameter that `mux.local_vars_param = array<i64: index, size, alignment>` names, is
+not in `MuxPackedArgs`: the runtime does not know about it. The wrapper allocates it
+like a local buffer passed by size, but with the constant `size` and `alignment`,
+whatever `local-buffers-by-size` says. The wrapper runs once per work-group, so each
+work-group has its own.
+
 The wrapper takes the entry-point attribute and metadata of the kernel and records
 `mux.base_fn_name`; it has no `mux.scheduled_fn` (the spec drops it: "no longer
 accurate"); the kernel becomes private, to be inlined.
@@ -74,6 +81,7 @@ from lowering.utils import (
     PassError,
     alloca,
     base_name,
+    const,
     kernel_entry_points,
     mark_internal,
     new_function,
@@ -124,7 +132,9 @@ class AddKernelWrapperPass(ModulePass):
             )
         wi_index, wg_index = indices[:2]
         params = kernel.function_type.inputs.data
-        kernel_args = [i for i in range(len(params)) if i not in (wi_index, wg_index)]
+        local_vars = _local_vars_param(kernel, (wi_index, wg_index))
+        hidden = (wi_index, wg_index, -1 if local_vars is None else local_vars.index)
+        kernel_args = [i for i in range(len(params)) if i not in hidden]
         fields = [
             packed_field_type(params[i], self.local_buffers_by_size)
             for i in kernel_args
@@ -140,6 +150,13 @@ class AddKernelWrapperPass(ModulePass):
         values: list[SSAValue] = [wi] * len(params)
         values[wg_index] = wg
         names = [a.name_hint for a in kernel.args]
+        if local_vars is not None:
+            size = const(b, local_vars.size, SIZE_T)
+            param = params[local_vars.index]
+            values[local_vars.index] = _local_buffer(
+                b, size, local_vars.alignment, param
+            )
+            values[local_vars.index].name_hint = names[local_vars.index]
         for field, index in enumerate(kernel_args):
             value = _load_field(b, packed_args, struct, field)
             values[index] = _rebuild(b, value, params[index])
@@ -149,11 +166,35 @@ class AddKernelWrapperPass(ModulePass):
 
         mux_attrs.take_is_kernel(wrapper, kernel)
         for accessor in mux_attrs.FUNCTION_ATTRIBUTES:
-            if accessor is not mux_attrs.SCHEDULED_FN:
+            if accessor not in (mux_attrs.SCHEDULED_FN, mux_attrs.LOCAL_VARS_PARAM):
                 accessor.take(wrapper, kernel)
         mux_attrs.BASE_FN_NAME.set(wrapper, base)
         mark_internal(kernel)
         return wrapper
+
+
+def _local_vars_param(
+    kernel: func.FuncOp, scheduling: tuple[int, int]
+) -> mux_attrs.LocalVarsParam | None:
+    """The kernel's `mux.local_vars_param`, checked against its signature."""
+    local_vars = mux_attrs.LOCAL_VARS_PARAM.get(kernel)
+    if local_vars is None:
+        return None
+    params = kernel.function_type.inputs.data
+    index = local_vars.index
+    param = params[index] if index < len(params) else None
+    if (
+        param is None
+        or index in scheduling
+        or not isinstance(param, MemRefType | LLVMPointerType)
+        or address_space_of(param) != ADDRESS_SPACE_LOCAL
+    ):
+        raise PassError(
+            f"add-kernel-wrapper: kernel '{kernel.sym_name.data}' names parameter "
+            f"{index} in mux.local_vars_param, which is not a buffer in local "
+            f"memory (got {param if param is not None else 'no parameter'})"
+        )
+    return local_vars
 
 
 def _load_field(
@@ -170,9 +211,19 @@ def _rebuild(b: Builder, value: SSAValue, param: Attribute) -> SSAValue:
     if not isinstance(param, MemRefType):
         return value
     if value.type == SIZE_T:  # a local buffer passed by size: allocate it here
-        buffer = b.insert(AllocaOp(value, i8, LOCAL_BUFFER_ALIGNMENT)).res
-        value = b.insert(
-            llvmx.AddrSpaceCastOp(buffer, LLVMPointerType(IntAttr(ADDRESS_SPACE_LOCAL)))
-        ).results[0]
+        return _local_buffer(b, value, LOCAL_BUFFER_ALIGNMENT, param)
     cast = UnrealizedConversionCastOp.get([value], [param])
     return b.insert(cast).results[0]
+
+
+def _local_buffer(
+    b: Builder, size: SSAValue, alignment: int, param: Attribute
+) -> SSAValue:
+    """A stack allocation of `size` bytes, as a value of the local-memory `param`
+    type (a memref, or `!llvm.ptr<3>`)."""
+    buffer = b.insert(AllocaOp(size, i8, alignment)).res
+    local = LLVMPointerType(IntAttr(ADDRESS_SPACE_LOCAL))
+    value = b.insert(llvmx.AddrSpaceCastOp(buffer, local)).results[0]
+    if param == local:
+        return value
+    return b.insert(UnrealizedConversionCastOp.get([value], [param])).results[0]

@@ -24,8 +24,19 @@ Sub-groups have the spec's default size 1: `get_sub_group_size` is 1 and
 MuxWorkItemInfo, where `work-item-loops` set them. `isftz`, `usefast` and
 `isembeddedprofile`, if `replace-mux-math-decls` has not replaced them, are false.
 
-Before: `add-sched-params`. After: no work-item query or setter remains (barriers,
-collectives and DMA are defined by later stages).
+**Memory barriers** (mux-compiler-spec.rst, "Memory and Control Barriers"): a
+`mux.mem_barrier scope(...) semantics(...)` orders this invocation's memory accesses
+as seen by the others of its scope. It becomes an `llvmx.fence` of its ordering
+(acquire, release, acq_rel or seq_cst), or nothing when there is no ordering to keep
+(`relaxed`) or no other invocation to observe it (scope `work_item`). A
+`mux.sub_group_barrier` has, with sub-groups of size 1, no other invocation to wait
+for: only its memory part is left, by the same rule. (`mux.work_group_barrier` is
+`work-item-loops`' business: it leaves a `mux.mem_barrier` between the work-item
+loops, which this pass then defines.)
+
+Before: `add-sched-params`. After: no work-item query or setter, `mux.mem_barrier`
+or `mux.sub_group_barrier` remains (work-group barriers, collectives and DMA are
+defined by other stages).
 """
 
 from __future__ import annotations
@@ -39,14 +50,16 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
+    op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
 
 from dialects import attributes as mux_attrs
-from dialects import mux
+from dialects import llvmx, mux
 from dialects.scheduling import WORK_GROUP_INFO, WORK_ITEM_INFO
 from lowering.utils import PassError, StructFields, const
 
@@ -78,6 +91,15 @@ _CONSTANTS: dict[type[Operation], int] = {
     mux.IsFtzOp: 0,
     mux.UseFastOp: 0,
     mux.IsEmbeddedProfileOp: 0,
+}
+
+
+# The fence of each ordering of MemSemantics.
+_FENCES: dict[mux.MemSemantics, llvmx.AtomicOrdering] = {
+    mux.MemSemantics.ACQUIRE: llvmx.AtomicOrdering.ACQUIRE,
+    mux.MemSemantics.RELEASE: llvmx.AtomicOrdering.RELEASE,
+    mux.MemSemantics.ACQ_REL: llvmx.AtomicOrdering.ACQ_REL,
+    mux.MemSemantics.SEQ_CST: llvmx.AtomicOrdering.SEQ_CST,
 }
 
 
@@ -136,6 +158,22 @@ class DefineBuiltin(RewritePattern):
             rewriter.erase(op)
         else:
             rewriter.replace(op, [], [result])
+
+
+class DefineMemoryBarrier(RewritePattern):
+    """Replaces a memory barrier, or a sub-group barrier (sub-groups of size 1: its
+    memory part only), by the fence of its ordering, or by nothing when it is
+    relaxed or its scope is the work-item alone."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: mux.MemBarrierOp | mux.SubGroupBarrierOp, rewriter: PatternRewriter
+    ) -> None:
+        ordering = op.semantics.ordering
+        if ordering is None or op.scope.data is mux.MemScope.WORK_ITEM:
+            rewriter.erase(op)
+        else:
+            rewriter.replace(op, llvmx.FenceOp(_FENCES[ordering]))
 
 
 def _structs_of(op: Operation, b: Builder) -> dict[str, StructFields]:
@@ -227,9 +265,12 @@ def _global_linear_id(b: Builder) -> SSAValue:
 @dataclass(frozen=True)
 class DefineMuxBuiltinsPass(ModulePass):
     """Replaces every work-item query and setter by loads, stores and arithmetic on
-    the scheduling structs."""
+    the scheduling structs, and memory and sub-group barriers by fences."""
 
     name = "define-mux-builtins"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(DefineBuiltin()).rewrite_module(op)
+        patterns = GreedyRewritePatternApplier(
+            [DefineBuiltin(), DefineMemoryBarrier()], dce_enabled=False
+        )
+        PatternRewriteWalker(patterns).rewrite_module(op)

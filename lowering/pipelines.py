@@ -4,6 +4,10 @@ compiler-pipeline-overview.txt gives the phases: adding metadata and attributes,
 work-item scheduling and barriers, adding scheduling parameters, defining mux
 builtins, kernel wrapping, then (host target) the entry hook over a slice of
 work-groups, and finally code generation, here our conversion to the `llvm` dialect.
+Module-scope local variables become a buffer per work-group
+(`replace-module-scope-vars`) before the work-items are scheduled, so that
+`work-item-loops` sees the buffer as a kernel argument, the same for all
+work-items.
 
 `mux-opt -p host` runs the whole pipeline; `HostPipeline().passes()` lists its steps,
 each of which `mux-opt -p <name>` runs alone (docs/tutorial.md follows them).
@@ -23,7 +27,9 @@ from lowering.add_kernel_wrapper import AddKernelWrapperPass
 from lowering.add_sched_params import AddSchedParamsPass
 from lowering.define_mux_builtins import DefineMuxBuiltinsPass
 from lowering.encode_kernel_metadata import EncodeKernelMetadataPass
+from lowering.prepare_barriers import PrepareBarriersPass
 from lowering.reduce_to_func import ReduceToFuncPass
+from lowering.replace_module_scope_vars import ReplaceModuleScopeVarsPass
 from lowering.replace_mux_math_decls import ReplaceMuxMathDeclsPass
 from lowering.transfer_kernel_metadata import TransferKernelMetadataPass
 from lowering.work_item_loops import WorkItemLoopsPass
@@ -35,8 +41,10 @@ class HostPipeline(ModulePass):
 
     Without `kernel`, every kernel of the module is compiled
     (`transfer-kernel-metadata`); with it, only that kernel, specialised for
-    `local-sizes` if given (`encode-kernel-metadata`), and the other functions are
-    dropped (`reduce-to-func`).
+    `local-sizes` if given (`encode-kernel-metadata`), and the functions it does not
+    call are dropped first (`reduce-to-func{keep=...}`). In both cases
+    `reduce-to-func` ends the mux part of the pipeline, dropping what no entry
+    point uses any more.
     """
 
     name = "host"
@@ -60,17 +68,22 @@ class HostPipeline(ModulePass):
             if self.kernel
             else TransferKernelMetadataPass()
         )
-        passes: list[ModulePass] = [
-            metadata,
+        passes: list[ModulePass] = [metadata]
+        if self.kernel:  # the one kernel under compilation, and what it calls
+            passes.append(ReduceToFuncPass(keep=(self.kernel,)))
+        passes += [
+            ReplaceModuleScopeVarsPass(),
             ReplaceMuxMathDeclsPass(fast=self.fast),
+            PrepareBarriersPass(),
             WorkItemLoopsPass(),
             AddSchedParamsPass(),
             DefineMuxBuiltinsPass(),
             AddKernelWrapperPass(),
             AddEntryHookPass(),
+            # what no entry point uses any more: kernels replaced by their
+            # barrier regions, helpers inlined by prepare-barriers
+            ReduceToFuncPass(),
         ]
-        if self.kernel:
-            passes.append(ReduceToFuncPass())
         if self.to_llvm:
             passes += [
                 ALL_PASSES["convert-to-llvm"]()(),

@@ -3,7 +3,9 @@
 compiler-utils-passes.rst, "ReduceToFunctionPass": "removes dead functions not used by
 the target kernels". The functions to keep are those with a `mux.kernel` attribute
 (kernels and entry points) "and so are any functions called inside" them,
-transitively; every other function of the module is erased.
+transitively; every other function of the module is erased. The spec's deprecated
+form, "a string list of functions names to preserve", is the `keep` option: the
+host pipeline uses it to single out the one kernel it compiles.
 
 Before: the kernels to keep carry `mux.kernel`. After: only they and what they call
 remain.
@@ -27,10 +29,13 @@ class ReduceToFuncPass(ModulePass):
 
     name = "reduce-to-func"
 
+    keep: tuple[str, ...] = ()
+    """The functions to preserve, by name, instead of the kernels."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         fns = functions(op)
-        kernels = [name for name, fn in fns.items() if mux_attrs.is_kernel(fn)]
-        keep = reachable_from(op, kernels)
+        roots = self.keep or [n for n, fn in fns.items() if mux_attrs.is_kernel(fn)]
+        keep = reachable_from(op, roots)
         for name, fn in fns.items():
             if name not in keep:
                 fn.detach()

@@ -1,9 +1,10 @@
-"""`work-item-loops`: the spec's WorkItemLoopsPass (barrier-free kernels).
+"""`work-item-loops`: the spec's WorkItemLoopsPass.
 
 compiler-utils-passes.rst, "WorkItemLoopsPass": "adding explicit parallelism to
 implicitly parallel SIMT kernels ... by wrapping each kernel up in a triple-nested loop
 over all work-items in the work-group. Thus, kernels scheduled by this pass can be
-invoked once per work-group." For each kernel entry point `@k` it creates
+invoked once per work-group." For each kernel entry point `@k` without barriers it
+creates
 
     func.func @k.mux-barrier-wrapper(<k's parameters>) {   // the new entry point
       for z in [0, local_size(2)):  mux.set_local_id 2, z
@@ -24,31 +25,74 @@ invoked once per work-group." For each kernel entry point `@k` it creates
   of sub-groups (the work-group size) and, per work-item, the sub-group id (the local
   linear id).
 
+**Barriers** (compiler-pipeline-overview.txt, "Barrier Scheduling"): "all work-items
+in the work-group need to execute the first barrier region before beginning the
+second". A kernel with `mux.work_group_barrier`s has its `scf` lowered to `cf`, is
+split into barrier regions, and each region becomes a function
+`@k.mux-barrier-region.<i>(<params>, %live: !llvm.ptr) -> i32` that runs it for one
+work-item and returns the region to run next (0: the kernel returned); the values
+crossing a barrier live in a per-work-item struct `<k>.live`
+(`lowering/barrier_regions.py` has the analysis). The wrapper allocates one struct
+per work-item, and has one block per region: a `mux.mem_barrier` with the semantics
+of the barrier that leads there ("the control aspect of the barrier has been
+satisfied by the loops, so it has been decomposed to just a memory barrier"), the
+work-item loops calling the region's function, and a `cf.switch` on the id returned.
+The barrier's `schedule` picks the loops of the region after it: `unordered` (the
+work-item order), `linear` (x innermost), `once` (work-item 0 alone).
+
+Barriers are uniform (mux-compiler-spec.rst: "the behaviour is undefined unless all
+invocations in the group reach this point"): the region that runs next is the one the
+last work-item of the loops returned. If work-items of one group disagree (a barrier
+reached non-uniformly), the others' choice is ignored: their remaining work is lost
+or they run a region they did not reach; nothing else is checked.
+
 "Newly-created functions steal the mux-kernel attributes from the original
 functions": the wrapper takes `@k`'s entry-point attribute and metadata, records
-`mux.orig_fn` and `mux.base_fn_name`, and `@k` becomes private, to be inlined by LLVM.
+`mux.orig_fn` and `mux.base_fn_name`; `@k` and the region functions are private, to
+be inlined by LLVM.
 
-Before: kernel entry points (`transfer-kernel-metadata` or `encode-kernel-metadata`).
-Kernels with barriers or work-group collectives are rejected with a diagnostic for now:
-their barrier regions and live variables are the next stage of this pass.
-After: each entry point is a `.mux-barrier-wrapper` that runs once per work-group.
+Before: kernel entry points (`transfer-kernel-metadata` or `encode-kernel-metadata`);
+barriers in the kernel itself, with unique ids (`prepare-barriers` inlines functions
+that contain them); no work-group collective (a diagnostic for now).
+After: each entry point is a `.mux-barrier-wrapper` that runs once per work-group;
+no `mux.work_group_barrier` remains in it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import ModuleOp, i32
-from xdsl.ir import SSAValue
+from xdsl.dialects import arith, cf, func
+from xdsl.dialects.builtin import (
+    DenseIntElementsAttr,
+    ModuleOp,
+    VectorType,
+    i32,
+    i64,
+)
+from xdsl.dialects.llvm import AllocaOp, GEPOp, LLVMStructType, LoadOp, StoreOp
+from xdsl.ir import Block, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint
 
 from dialects import attributes as mux_attrs
 from dialects import mux
+from dialects.attributes import barrier_schedule
+from dialects.mux import BarrierSchedule
+from lowering.barrier_regions import (
+    BARRIER,
+    BarrierSplit,
+    build_region_function,
+    find_live_values,
+    split_at_barriers,
+)
+from lowering.to_llvm.scf import lower_scf_to_cf
 from lowering.utils import (
     PassError,
+    alloca,
     base_name,
     build_for,
     const,
@@ -61,6 +105,7 @@ from lowering.utils import (
 )
 
 SUFFIX = ".mux-barrier-wrapper"
+REGION_SUFFIX = ".mux-barrier-region."
 
 _SUB_GROUP_QUERIES = (
     mux.GetSubGroupIdOp,
@@ -70,8 +115,6 @@ _SUB_GROUP_QUERIES = (
     mux.GetSubGroupLocalIdOp,
 )
 _NOT_YET = (
-    mux.WorkGroupBarrierOp,
-    mux.SubGroupBarrierOp,
     mux.WorkGroupAnyOp,
     mux.WorkGroupAllOp,
     mux.WorkGroupBroadcastOp,
@@ -83,14 +126,19 @@ _NOT_YET = (
 
 @dataclass(frozen=True)
 class WorkItemLoopsPass(ModulePass):
-    """Wraps each kernel entry point in loops over the work-items of a work-group."""
+    """Wraps each kernel entry point in loops over the work-items of a work-group,
+    one loop nest per barrier region."""
 
     name = "work-item-loops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for kernel in kernel_entry_points(op):
-            wrapper = _wrap(op, kernel)
-            op.body.block.insert_op_after(wrapper, kernel)
+        kernels = kernel_entry_points(op)
+        if any(isinstance(o, BARRIER) for k in kernels for o in k.walk()):
+            lower_scf_to_cf(op)  # barrier regions are found on the CFG
+        for kernel in kernels:
+            for new in _schedule(op, kernel):
+                op.body.block.insert_op_after(new, kernel)
+                kernel = new
 
 
 def _ops_reachable(module: ModuleOp, kernel: func.FuncOp) -> list[type]:
@@ -99,7 +147,101 @@ def _ops_reachable(module: ModuleOp, kernel: func.FuncOp) -> list[type]:
     return [type(o) for name in names if name in fns for o in fns[name].walk()]
 
 
-def _wrap(module: ModuleOp, kernel: func.FuncOp) -> func.FuncOp:
+@dataclass
+class _WorkGroup:
+    """What the wrapper knows of its work-group: sizes, order, sub-groups."""
+
+    dims: list[SSAValue]
+    """The i32 constants 0, 1, 2."""
+    sizes: list[SSAValue]
+    zero: SSAValue
+    one: SSAValue
+    max_dim: int
+    order: tuple[int, ...]
+    """The looped dimensions, innermost first."""
+    sub_groups: bool
+
+    def run(
+        self,
+        b: Builder,
+        body: Callable[[Builder, SSAValue | None], None],
+        schedule: BarrierSchedule = BarrierSchedule.UNORDERED,
+        linear_id: bool = True,
+    ) -> None:
+        """Runs `body(builder, local_linear_id)` once per work-item, in the order of
+        `schedule`: unordered is the work-item order, linear is x innermost, once is
+        work-item 0 alone. Without `linear_id` (and sub-groups, which need it), the
+        body gets None."""
+        ids: dict[int, SSAValue] = {}
+        unlooped = (
+            range(3) if schedule is BarrierSchedule.ONCE else range(self.max_dim, 3)
+        )
+        for d in unlooped:
+            b.insert(mux.SetLocalIdOp(self.dims[d], self.zero))
+            ids[d] = self.zero
+        order = (0, 1, 2) if schedule is BarrierSchedule.LINEAR else self.order
+        looped = [d for d in order if d not in ids]
+
+        def innermost(inner: Builder) -> None:
+            if not (linear_id or self.sub_groups):
+                body(inner, None)
+                return
+            linear = inner.insert(arith.MuliOp(ids[2], self.sizes[1])).result
+            linear = inner.insert(arith.AddiOp(linear, ids[1])).result
+            linear = inner.insert(arith.MuliOp(linear, self.sizes[0])).result
+            linear = inner.insert(arith.AddiOp(linear, ids[0])).result
+            if self.sub_groups:
+                inner.insert(mux.SetSubGroupIdOp(from_index(inner, linear, i32)))
+            body(inner, linear)
+
+        def loop(level: int, inner: Builder) -> None:
+            if level < 0:
+                innermost(inner)
+                return
+            d = looped[level]
+
+            def loop_body(body_builder: Builder, iv: SSAValue) -> None:
+                ids[d] = iv
+                body_builder.insert(mux.SetLocalIdOp(self.dims[d], iv))
+                loop(level - 1, body_builder)
+
+            build_for(inner, self.zero, self.sizes[d], self.one, loop_body, "xyz"[d])
+
+        loop(len(looped) - 1, b)
+
+
+def _prologue(b: Builder, wrapper: func.FuncOp, used: list[type]) -> _WorkGroup:
+    """The wrapper's constants and sizes, and the sub-group state (size-1
+    sub-groups: one per work-item)."""
+    reqd = mux_attrs.REQD_WORK_GROUP_SIZE.get(wrapper)
+    max_dim = mux_attrs.max_work_dim(wrapper)
+    dims = [const(b, d, i32) for d in range(3)]
+    sizes: list[SSAValue] = []
+    for d in range(3):
+        if d >= max_dim:
+            sizes.append(const(b, 1))
+        elif reqd is not None:
+            sizes.append(const(b, reqd[d]))
+        else:
+            sizes.append(b.insert(mux.GetLocalSizeOp(dims[d])).result)
+    sub_groups = any(q in used for q in _SUB_GROUP_QUERIES)
+    if sub_groups:
+        b.insert(mux.SetMaxSubGroupSizeOp(const(b, 1, i32)))
+        b.insert(mux.SetNumSubGroupsOp(from_index(b, _work_group_size(b, sizes), i32)))
+    order = tuple(
+        d for d in mux_attrs.work_item_order(wrapper).dimensions if d < max_dim
+    )
+    return _WorkGroup(dims, sizes, const(b, 0), const(b, 1), max_dim, order, sub_groups)
+
+
+def _work_group_size(b: Builder, sizes: list[SSAValue]) -> SSAValue:
+    count = b.insert(arith.MuliOp(sizes[0], sizes[1])).result
+    return b.insert(arith.MuliOp(count, sizes[2])).result
+
+
+def _schedule(module: ModuleOp, kernel: func.FuncOp) -> list[func.FuncOp]:
+    """The new functions for `kernel`: its region functions (if it has barriers),
+    then the wrapper."""
     name = kernel.sym_name.data
     if kernel.function_type.outputs.data:
         raise PassError(f"work-item-loops: kernel '{name}' returns values")
@@ -107,8 +249,14 @@ def _wrap(module: ModuleOp, kernel: func.FuncOp) -> func.FuncOp:
     for unsupported in _NOT_YET:
         if unsupported in used:
             raise PassError(
-                f"work-item-loops: kernel '{name}' uses {unsupported.name}: barriers "
-                "and work-group collectives are not supported yet"
+                f"work-item-loops: kernel '{name}' uses {unsupported.name}: "
+                "work-group collectives are not supported yet"
+            )
+    for o in used:
+        if o is BARRIER and not any(isinstance(x, BARRIER) for x in kernel.walk()):
+            raise PassError(
+                f"work-item-loops: kernel '{name}' calls a function with a barrier: "
+                "run prepare-barriers first"
             )
 
     base = base_name(kernel)
@@ -124,56 +272,79 @@ def _wrap(module: ModuleOp, kernel: func.FuncOp) -> func.FuncOp:
     mux_attrs.ORIG_FN.set(wrapper, mux_attrs.ORIG_FN.get(wrapper) or name)
     mux_attrs.BASE_FN_NAME.set(wrapper, base)
     mark_internal(kernel)
+    group = _prologue(b, wrapper, used)
+    args = list(wrapper.args)
 
-    reqd = mux_attrs.REQD_WORK_GROUP_SIZE.get(wrapper)
-    max_dim = mux_attrs.max_work_dim(wrapper)
-    dims = [const(b, d, i32) for d in range(3)]
-    sizes: list[SSAValue] = []
-    for d in range(3):
-        if d >= max_dim:
-            sizes.append(const(b, 1))
-        elif reqd is not None:
-            sizes.append(const(b, reqd[d]))
-        else:
-            sizes.append(b.insert(mux.GetLocalSizeOp(dims[d])).result)
+    if not any(isinstance(o, BARRIER) for o in kernel.walk()):
+        group.run(
+            b,
+            lambda inner, _: inner.insert(func.CallOp(name, args, [])),
+            linear_id=False,
+        )
+        b.insert(func.ReturnOp())
+        return [wrapper]
 
-    sub_groups = any(q in used for q in _SUB_GROUP_QUERIES)
-    if sub_groups:
-        count = b.insert(arith.MuliOp(sizes[0], sizes[1])).result
-        count = b.insert(arith.MuliOp(count, sizes[2])).result
-        b.insert(mux.SetMaxSubGroupSizeOp(const(b, 1, i32)))
-        b.insert(mux.SetNumSubGroupsOp(from_index(b, count, i32)))
+    split = split_at_barriers(kernel)
+    live = find_live_values(split)
+    struct = live.struct_type(f"{base}.live")
+    regions = [
+        build_region_function(split, r, live, struct, f"{base}{REGION_SUFFIX}{r.index}")
+        for r in split.regions
+    ]
+    _dispatch(b, wrapper, group, split, regions, struct)
+    return [*regions, wrapper]
 
-    looped = [d for d in mux_attrs.work_item_order(wrapper).dimensions if d < max_dim]
-    zero, one = const(b, 0), const(b, 1)
-    for d in range(max_dim, 3):
-        b.insert(mux.SetLocalIdOp(dims[d], zero))
-    ids: dict[int, SSAValue] = {d: zero for d in range(max_dim, 3)}
 
-    def innermost(inner: Builder) -> None:
-        if sub_groups:
-            linear = inner.insert(arith.MuliOp(ids[2], sizes[1])).result
-            linear = inner.insert(arith.AddiOp(linear, ids[1])).result
-            linear = inner.insert(arith.MuliOp(linear, sizes[0])).result
-            linear = inner.insert(arith.AddiOp(linear, ids[0])).result
-            inner.insert(mux.SetSubGroupIdOp(from_index(inner, linear, i32)))
-        args = list(wrapper.body.block.args)
-        inner.insert(func.CallOp(name, args, []))
+def _dispatch(
+    b: Builder,
+    wrapper: func.FuncOp,
+    group: _WorkGroup,
+    split: BarrierSplit,
+    regions: list[func.FuncOp],
+    struct: LLVMStructType,
+) -> None:
+    """The wrapper's body with barriers: one block per region, each running the
+    region's function for every work-item (their live structs in one array), then
+    branching on the region id the work-items returned (0: the kernel returned)."""
+    count = from_index(b, _work_group_size(b, group.sizes), i64)
+    live_structs = b.insert(AllocaOp(count, struct)).res
+    live_structs.name_hint = "live"
+    next_region = alloca(b, i32, "next_region")
+    args = list(wrapper.args)
+    blocks = [Block() for _ in regions]
+    exit_block = Block()
+    for block in [*blocks, exit_block]:
+        wrapper.body.add_block(block)
+    b.insert(cf.BranchOp(blocks[0]))
 
-    def loop(level: int, inner: Builder) -> None:
-        """The loop over dimension `looped[level]`, outermost first."""
-        if level < 0:
-            innermost(inner)
-            return
-        d = looped[level]
+    for region, function, block in zip(split.regions, regions, blocks, strict=True):
+        rb = Builder(InsertPoint.at_end(block))
+        barrier = region.barrier
+        if barrier is not None:  # "decomposed to just a memory barrier"
+            rb.insert(mux.MemBarrierOp(barrier.scope, barrier.semantics))
 
-        def body(body_builder: Builder, iv: SSAValue) -> None:
-            ids[d] = iv
-            body_builder.insert(mux.SetLocalIdOp(dims[d], iv))
-            loop(level - 1, body_builder)
+        def call(inner: Builder, linear: SSAValue | None, function=function) -> None:
+            assert linear is not None
+            index = from_index(inner, linear, i64)
+            gep = GEPOp.from_mixed_indices(live_structs, [index], struct, inbounds=True)
+            slot = inner.insert(gep).result
+            result = inner.insert(
+                func.CallOp(function.sym_name.data, [*args, slot], [i32])
+            ).res[0]
+            inner.insert(StoreOp(result, next_region))
 
-        build_for(inner, zero, sizes[d], one, body, name="xyz"[d])
-
-    loop(len(looped) - 1, b)
-    b.insert(func.ReturnOp())
-    return wrapper
+        schedule = barrier_schedule(barrier) if barrier is not None else None
+        group.run(rb, call, schedule or BarrierSchedule.UNORDERED)
+        following = rb.insert(LoadOp(next_region, i32)).dereferenced_value
+        cases = list(range(1, len(regions)))
+        rb.insert(
+            cf.SwitchOp(
+                following,
+                exit_block,
+                [],
+                DenseIntElementsAttr.from_list(VectorType(i32, (len(cases),)), cases),
+                blocks[1:],
+                [[] for _ in cases],
+            )
+        )
+    Builder(InsertPoint.at_end(exit_block)).insert(func.ReturnOp())

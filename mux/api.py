@@ -18,10 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from xdsl.dialects import func
+from xdsl.utils.exceptions import DiagnosticException
 
 from dialects import attributes as mux_attrs
+from lowering.compute_local_memory_usage import local_memory_usage
 from mux.compiler import CompiledKernel, compile_kernel, parse, source_hash
-from mux.errors import LaunchError
+from mux.errors import CompileError, LaunchError
 from mux.runtime import (
     LOCAL_MEMORY_SIZE,
     check_local_size,
@@ -87,6 +89,14 @@ class Kernel:
         )
         self.params = kernel_params(self.function)
         self._struct = packed_struct(self.params)
+        try:
+            usage = local_memory_usage(program.module, self.function)
+        except DiagnosticException as error:
+            raise CompileError(str(error)) from error
+        self.local_mem_usage = usage
+        """Bytes of local memory the kernel's module-scope local variables take per
+        work-group (`compute-local-memory-usage`), besides its local buffer
+        arguments."""
         self._reqd = mux_attrs.REQD_WORK_GROUP_SIZE.get(self.function)
 
     def __repr__(self) -> str:
@@ -157,10 +167,15 @@ class Kernel:
             field, nbytes = param.pack(value)
             setattr(packed, f"f{index}", field)
             local_bytes += nbytes
-        if local_bytes > LOCAL_MEMORY_SIZE:
+        if local_bytes + self.local_mem_usage > LOCAL_MEMORY_SIZE:
+            variables = (
+                f" and the kernel's module-scope variables for {self.local_mem_usage}"
+                if self.local_mem_usage
+                else ""
+            )
             raise LaunchError(
                 f"local memory: the arguments ask for {local_bytes} bytes per "
-                f"work-group, the device has {LOCAL_MEMORY_SIZE}"
+                f"work-group{variables}, the device has {LOCAL_MEMORY_SIZE}"
             )
         uniform = all(g % s == 0 for g, s in zip(global_size, local_size, strict=True))
         compiled = self.compiled(local_size if uniform else None)

@@ -197,11 +197,17 @@ def _what(value: Any) -> str:
 
 
 def kernel_params(fn: func.FuncOp) -> list[Param]:
-    """The parameters of kernel `fn`, as the runtime checks and packs them."""
+    """The parameters of kernel `fn`, as the runtime checks and packs them. The
+    buffer of module-scope local variables (`mux.local_vars_param`) is not one: the
+    kernel wrapper allocates it."""
     params = []
+    local_vars = mux_attrs.LOCAL_VARS_PARAM.get(fn)
+    hidden = -1 if local_vars is None else local_vars.index
     for index, (arg, type_) in enumerate(
         zip(fn.args, fn.function_type.inputs.data, strict=True)
     ):
+        if index == hidden:
+            continue
         param = Param(arg.name_hint or f"arg{index}", type_)
         if isinstance(type_, MemRefType):
             space = param.address_space

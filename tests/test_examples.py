@@ -34,26 +34,16 @@ def test_example_round_trips(example: Path, tmp_path: Path, capsys):
     assert capsys.readouterr().out == custom
 
 
-# Examples with barriers wait for the barrier stage of work-item-loops (issue #4):
-# until then the host pipeline must refuse them with its diagnostic.
-WITH_BARRIERS = {"reduce.mlir"}
-
-
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.name)
 def test_host_pipeline_lowers_example_to_llvm_ir(example: Path):
     import llvmlite.binding as llvm
     from xdsl.dialects.builtin import ModuleOp
 
     from lowering.pipelines import HostPipeline
-    from lowering.utils import PassError
     from mux.backend.llvm_ir import translate
     from mux.compiler import context, parse
 
     module = parse(example.read_text())
-    if example.name in WITH_BARRIERS:
-        with pytest.raises(PassError, match="barriers and work-group collectives"):
-            HostPipeline().apply(context(), module)
-        return
     HostPipeline().apply(context(), module)
     module.verify()
     dialects = {op.name.split(".")[0] for op in module.walk() if op is not module}

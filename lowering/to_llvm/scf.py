@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from xdsl.dialects import cf, scf
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Region
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -62,9 +63,14 @@ class WhileLowering(RewritePattern):
         rewriter.replace(op, [], results)
 
 
-def lower_scf_to_cf(module: ModuleOp) -> None:
+def lower_scf_to_cf(root: ModuleOp | Region) -> None:
     """xDSL's `convert-scf-to-cf` with `scf.while` added (and without its removal
-    of dead ops: a conversion keeps them)."""
+    of dead ops: a conversion keeps them), on a module or on one region (a
+    function's body)."""
     patterns = [SwitchLowering(), IfLowering(), ForLowering(), WhileLowering()]
     applier = GreedyRewritePatternApplier(patterns, dce_enabled=False)
-    PatternRewriteWalker(applier).rewrite_module(module)
+    walker = PatternRewriteWalker(applier)
+    if isinstance(root, ModuleOp):
+        walker.rewrite_module(root)
+    else:
+        walker.rewrite_region(root)

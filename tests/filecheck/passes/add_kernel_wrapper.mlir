@@ -35,3 +35,26 @@
 func.func @foo(%a0: i8, %wi: !llvm.ptr, %a1: i32, %wg: !llvm.ptr, %global: memref<?xf32, 1>, %n: index, %scratch: memref<?xf32, 3>) attributes {mux.kernel = "entry-point", mux.scheduled_fn = array<i32: 1, 3>, mux.reqd_work_group_size = array<i32: 4, 1, 1>} {
   func.return
 }
+
+// -----
+
+// The buffer of module-scope local variables (replace-module-scope-vars), which
+// mux.local_vars_param names, is not in MuxPackedArgs: the wrapper allocates it with
+// its constant size and alignment, even when local buffers are passed by pointer.
+// The kernel keeps the attribute, which describes its parameter.
+// CHECK-LABEL: func.func private @tiles(
+// CHECK-SAME:    attributes {mux.scheduled_fn = array<i32: 3, 4>, mux.local_vars_param = array<i64: 2, 272, 16>} {
+// CHECK:       func.func @"tiles.mux-kernel-wrapper"(%packed_args: !llvm.ptr, %wg: !llvm.ptr) attributes {mux.kernel = "entry-point", mux.base_fn_name = "tiles"} {
+// CHECK:         %wi = llvm.alloca
+// CHECK-NEXT:    %[[SIZE:.*]] = arith.constant 272 : i64
+// CHECK-NEXT:    %[[BUF:.*]] = llvm.alloca %[[SIZE]] x i8 {alignment = 16 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT:    %[[LOCAL:.*]] = llvmx.addrspacecast %[[BUF]] : !llvm.ptr to !llvm.ptr<3>
+// CHECK-NEXT:    %local_vars = builtin.unrealized_conversion_cast %[[LOCAL]] : !llvm.ptr<3> to memref<272xi8, 3 : i64>
+// CHECK-NEXT:    llvm.getelementptr inbounds %packed_args[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<"MuxPackedArgs.tiles", (!llvm.ptr<1>, i64)>
+// CHECK:         func.call @tiles(%out, %scratch, %local_vars, %wi, %wg)
+// BYPTR-LABEL: func.func @"tiles.mux-kernel-wrapper"
+// BYPTR:         llvm.alloca %{{.*}} x i8 {alignment = 16 : i64}
+// BYPTR:         !llvm.struct<"MuxPackedArgs.tiles", (!llvm.ptr<1>, !llvm.ptr<3>)>
+func.func @tiles(%out: memref<?xf32, 1>, %scratch: memref<?xf32, 3>, %local_vars: memref<272xi8, 3>, %wi: !llvm.ptr, %wg: !llvm.ptr) attributes {mux.kernel = "entry-point", mux.scheduled_fn = array<i32: 3, 4>, mux.local_vars_param = array<i64: 2, 272, 16>} {
+  func.return
+}

@@ -112,3 +112,69 @@ func.func @setters(%v: index, %n: i32) {
   mux.set_num_sub_groups %n
   func.return
 }
+
+// -----
+
+// mux.mem_barrier is a fence of its ordering (mux-compiler-spec.rst, "Memory and
+// Control Barriers"), whatever memory it names and whatever its scope beyond the
+// work-item.
+// CHECK-LABEL: func.func @fences()
+// CHECK-NEXT:    llvmx.fence acquire
+// CHECK-NEXT:    llvmx.fence release
+// CHECK-NEXT:    llvmx.fence acq_rel
+// CHECK-NEXT:    llvmx.fence seq_cst
+// CHECK-NEXT:    llvmx.fence acq_rel
+// CHECK-NEXT:    func.return
+func.func @fences() {
+  mux.mem_barrier scope(work_group) semantics(acquire | work_group_memory)
+  mux.mem_barrier scope(device) semantics(release | cross_work_group_memory)
+  mux.mem_barrier scope(sub_group) semantics(acq_rel | sub_group_memory)
+  mux.mem_barrier scope(cross_device) semantics(seq_cst | work_group_memory | cross_work_group_memory)
+  mux.mem_barrier scope(work_group) semantics(acq_rel)
+  func.return
+}
+
+// -----
+
+// No ordering (relaxed) is no fence; nor is the work-item scope, where only this
+// invocation observes its accesses.
+// CHECK-LABEL: func.func @no_fences()
+// CHECK-NEXT:    func.return
+func.func @no_fences() {
+  mux.mem_barrier scope(work_group) semantics(relaxed)
+  mux.mem_barrier scope(device) semantics(work_group_memory | cross_work_group_memory)
+  mux.mem_barrier scope(work_item) semantics(seq_cst | work_group_memory)
+  mux.mem_barrier scope(work_item) semantics(acquire)
+  func.return
+}
+
+// -----
+
+// A sub-group barrier, with the spec's default sub-group size 1, has no other
+// invocation to wait for: its memory part alone is left, by the same rule.
+// CHECK-LABEL: func.func @sub_group_barriers()
+// CHECK-NEXT:    llvmx.fence acq_rel
+// CHECK-NEXT:    llvmx.fence release
+// CHECK-NEXT:    func.return
+func.func @sub_group_barriers() {
+  mux.sub_group_barrier id(0) scope(sub_group) semantics(acq_rel | sub_group_memory)
+  mux.sub_group_barrier id(1) scope(work_group) semantics(relaxed | work_group_memory)
+  mux.sub_group_barrier id(2) scope(work_item) semantics(seq_cst)
+  mux.sub_group_barrier id(3) scope(device) semantics(release | cross_work_group_memory) schedule(once)
+  func.return
+}
+
+// -----
+
+// With work-item queries around them, in a function with the scheduling parameters.
+// CHECK-LABEL: func.func @mixed(%wi: !llvm.ptr, %wg: !llvm.ptr) -> index
+// CHECK:         llvm.load
+// CHECK-NEXT:    %id = arith.index_cast
+// CHECK-NEXT:    llvmx.fence seq_cst
+// CHECK-NEXT:    func.return %id : index
+func.func @mixed() -> index {
+  %d = arith.constant 0 : i32
+  %id = mux.get_local_id %d
+  mux.mem_barrier scope(work_group) semantics(seq_cst | work_group_memory)
+  func.return %id : index
+}

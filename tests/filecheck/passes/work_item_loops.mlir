@@ -85,10 +85,13 @@ func.func @one_dim() attributes {mux.kernel = "entry-point", mux.max_work_dim = 
 // A kernel that asks for sub-group state (here through a helper it calls) gets it
 // set: size-1 sub-groups, one per work-item, numbered in local linear order.
 // CHECK-LABEL: func.func @"sub_groups.mux-barrier-wrapper"
-// CHECK:         %[[N:.*]] = arith.muli
-// CHECK-NEXT:    %[[N2:.*]] = arith.muli %[[N]]
+// CHECK:         mux.get_local_size
+// CHECK-NEXT:    mux.get_local_size
+// CHECK-NEXT:    mux.get_local_size
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK-NEXT:    mux.set_max_sub_group_size %[[ONE]]
+// CHECK-NEXT:    %[[N:.*]] = arith.muli
+// CHECK-NEXT:    %[[N2:.*]] = arith.muli %[[N]]
 // CHECK-NEXT:    %[[N32:.*]] = arith.index_cast %[[N2]] : index to i32
 // CHECK-NEXT:    mux.set_num_sub_groups %[[N32]]
 // CHECK:         mux.set_local_id %{{.*}}, %x

@@ -1,0 +1,474 @@
+"""Barrier regions and live values: the analysis half of `work-item-loops`.
+
+compiler-utils-passes.rst, "WorkItemLoopsPass": "we traverse the CFG and build
+inter-barrier regions. We start traversal at the beginning of the function, and at the
+barriers, and we end whenever we encounter another barrier or a return statement. We
+collect all values that are defined within one region, which have uses in any other
+region ... We also collect values that are defined within one region and used in the
+same region, but where the definition does not dominate the use" (a barrier in a
+loop). Those values live in a per-work-item struct; "Barrier Tidying" recomputes
+cheap values instead of storing them.
+
+Here, on a kernel whose body is a CFG (`scf` already lowered to `cf`):
+
+1. `split_at_barriers` splits each block after its `mux.work_group_barrier`, so that
+   a barrier always ends a block (`barrier; cf.br ^continuation`). Region 0 starts at
+   the entry block, region `i` at the continuation of the `i`-th barrier; a region is
+   the blocks reachable from its start without passing a barrier.
+2. `LiveValues` classifies every use, region by region: the definition dominates it
+   within the region (use the value), it is cheap (clone its definition there:
+   constants, work-item queries and casts of those), or it must be in the live
+   struct (stored right after its definition, loaded right before the use, as the
+   spec does: "stores are always created immediately after the definitions").
+   A private array (`memref.alloca`) used across a barrier lives in the struct
+   itself: its memref is the address of its field.
+3. `build_region_function` clones a region's blocks into
+   `@<kernel>.mux-barrier-region.<i>(<kernel params>, %live: !llvm.ptr) -> i32`, which
+   returns the index of the region to run next, 0 when the kernel returned ("Each
+   subkernel returns an integer ID that maps to the barriers").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, cf, func, memref
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    IndexType,
+    IntAttr,
+    IntegerType,
+    MemRefType,
+    StringAttr,
+    UnrealizedConversionCastOp,
+    VectorType,
+    i32,
+    i64,
+)
+from xdsl.dialects.llvm import (
+    GEPOp,
+    LLVMArrayType,
+    LLVMPointerType,
+    LLVMStructType,
+    LoadOp,
+    StoreOp,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from dialects import mux
+from dialects.mux import AnyFloat, address_space_of
+from lowering.utils import POINTER, PassError, const
+
+BARRIER = mux.WorkGroupBarrierOp
+
+# Ops whose result is recomputed where it is needed instead of being stored.
+_CHEAP_CASTS = (
+    arith.IndexCastOp,
+    arith.ExtSIOp,
+    arith.ExtUIOp,
+    arith.TruncIOp,
+    arith.SIToFPOp,
+    arith.UIToFPOp,
+    arith.FPToSIOp,
+    arith.FPToUIOp,
+    arith.ExtFOp,
+    arith.TruncFOp,
+    arith.BitcastOp,
+)
+_REMATERIALISABLE = (arith.ConstantOp, *mux.QUERY_OPS, *_CHEAP_CASTS)
+
+
+@dataclass
+class Region:
+    """The blocks run between two barriers (or the entry, or a return)."""
+
+    index: int
+    start: Block
+    barrier: mux.WorkGroupBarrierOp | None
+    """The barrier the region starts after; None for the entry region."""
+    blocks: list[Block] = field(default_factory=list)
+    """Reverse post-order from `start`: a block comes after its dominators."""
+    dominators: dict[Block, set[Block]] = field(default_factory=dict)
+
+
+@dataclass
+class BarrierSplit:
+    kernel: func.FuncOp
+    regions: list[Region]
+    exits: dict[Block, int]
+    """Each block ending with a barrier -> the index of the region after it."""
+
+
+def _successors(block: Block) -> list[Block]:
+    last = block.last_op
+    return list(last.successors) if last is not None else []
+
+
+def split_at_barriers(kernel: func.FuncOp) -> BarrierSplit:
+    """Splits the blocks of `kernel` after each barrier; finds the regions."""
+    body = kernel.body
+    barriers = [op for op in kernel.walk() if isinstance(op, BARRIER)]
+    for barrier in barriers:
+        block = barrier.parent_block()
+        if block is None or block.parent is not body:
+            holder = barrier.parent_op()
+            raise PassError(
+                f"work-item-loops: a barrier in kernel '{kernel.sym_name.data}' is "
+                f"inside {holder.name if holder else 'a region'}: only barriers in "
+                "the kernel's own control-flow graph can be scheduled"
+            )
+    entry = body.blocks.first
+    assert entry is not None
+    regions = [Region(0, entry, None)]
+    exits: dict[Block, int] = {}
+    for barrier in barriers:
+        block = barrier.parent_block()
+        assert block is not None and barrier.next_op is not None
+        continuation = block.split_before(barrier.next_op)
+        block.add_op(cf.BranchOp(continuation))
+        regions.append(Region(len(regions), continuation, barrier))
+        exits[block] = len(regions) - 1
+    for region in regions:
+        region.blocks = _reverse_post_order(region.start, exits)
+        region.dominators = _dominators(region.blocks, exits)
+    return BarrierSplit(kernel, regions, exits)
+
+
+def _region_successors(block: Block, exits: dict[Block, int]) -> list[Block]:
+    return [] if block in exits else _successors(block)
+
+
+def _reverse_post_order(start: Block, exits: dict[Block, int]) -> list[Block]:
+    order: list[Block] = []
+    seen: set[Block] = {start}
+    stack: list[tuple[Block, Iterable[Block]]] = [
+        (start, iter(_region_successors(start, exits)))
+    ]
+    while stack:
+        block, successors = stack[-1]
+        following = next((s for s in successors if s not in seen), None)
+        if following is None:
+            order.append(block)
+            stack.pop()
+        else:
+            seen.add(following)
+            stack.append((following, iter(_region_successors(following, exits))))
+    return order[::-1]
+
+
+def _dominators(
+    blocks: list[Block], exits: dict[Block, int]
+) -> dict[Block, set[Block]]:
+    """Dominator sets of the region's blocks (the first block is the entry)."""
+    members = set(blocks)
+    preds: dict[Block, list[Block]] = {b: [] for b in blocks}
+    for b in blocks:
+        for s in _region_successors(b, exits):
+            if s in members:
+                preds[s].append(b)
+    dom = {b: set(blocks) for b in blocks}
+    dom[blocks[0]] = {blocks[0]}
+    changed = True
+    while changed:
+        changed = False
+        for b in blocks[1:]:
+            incoming = [dom[p] for p in preds[b]]
+            new = {b} | (set.intersection(*incoming) if incoming else set())
+            if new != dom[b]:
+                dom[b], changed = new, True
+    return dom
+
+
+# --------------------------------------------------------------------------------------
+# Live values.
+# --------------------------------------------------------------------------------------
+
+
+def _top_level(op: Operation, block: Block) -> Operation:
+    """The op of `block` that holds `op` (itself, or an ancestor)."""
+    while op.parent_block() is not block:
+        parent = op.parent_op()
+        assert parent is not None
+        op = parent
+    return op
+
+
+def _defining_block(value: SSAValue) -> Block | None:
+    if isinstance(value, BlockArgument):
+        return value.block
+    assert isinstance(value, OpResult)
+    return value.op.parent_block()
+
+
+def _dominates(region: Region, value: SSAValue, user: Operation, block: Block) -> bool:
+    """Whether the definition of `value` dominates `user` (an op of `block`) within
+    `region`."""
+    home = _defining_block(value)
+    if home is None or home not in region.dominators:
+        return False
+    if home is block:
+        if isinstance(value, BlockArgument):
+            return True
+        assert isinstance(value, OpResult)
+        return block.get_operation_index(value.op) < block.get_operation_index(user)
+    return home in region.dominators[block]
+
+
+def _outer_operands(top: Operation) -> list[SSAValue]:
+    """The values `top` and the ops nested in it use but do not define."""
+    inner = {r for op in top.walk() for r in op.results}
+    inner |= {
+        a for op in top.walk() for reg in op.regions for b in reg.blocks for a in b.args
+    }
+    seen: dict[SSAValue, None] = {}
+    for op in top.walk():
+        for operand in op.operands:
+            if operand not in inner:
+                seen[operand] = None
+    return list(seen)
+
+
+def _llvm_type(type_: Attribute) -> Attribute:
+    """The type a live value has in the live struct."""
+    if isinstance(type_, IndexType):
+        return i64
+    if isinstance(type_, IntegerType | AnyFloat | VectorType | LLVMPointerType):
+        return type_
+    if isinstance(type_, MemRefType):
+        space = address_space_of(type_)
+        return (
+            LLVMPointerType() if space in (0, None) else LLVMPointerType(IntAttr(space))
+        )
+    raise PassError(f"work-item-loops: a value of type {type_} lives across a barrier")
+
+
+@dataclass
+class LiveValues:
+    """What crosses barriers, and how: the fields of the per-work-item struct."""
+
+    kernel_args: set[SSAValue]
+    stored: list[SSAValue] = field(default_factory=list)
+    """Values stored after their definition and loaded before their uses."""
+    arrays: list[OpResult] = field(default_factory=list)
+    """Private arrays (memref.alloca) whose storage is a field of the struct."""
+
+    def __post_init__(self) -> None:
+        self._stored: set[SSAValue] = set()
+        self._arrays: set[SSAValue] = set()
+
+    def rematerialisable(self, value: SSAValue) -> bool:
+        if value in self.kernel_args:
+            return True
+        if not isinstance(value, OpResult) or not isinstance(
+            value.op, _REMATERIALISABLE
+        ):
+            return False
+        return all(self.rematerialisable(o) for o in value.op.operands)
+
+    def add(self, value: SSAValue) -> None:
+        if isinstance(value, OpResult) and isinstance(value.op, memref.AllocaOp):
+            if value not in self._arrays:
+                self._arrays.add(value)
+                self.arrays.append(value)
+        elif value not in self._stored:
+            self._stored.add(value)
+            self.stored.append(value)
+
+    def is_stored(self, value: SSAValue) -> bool:
+        return value in self._stored
+
+    def is_array(self, value: SSAValue) -> bool:
+        return value in self._arrays
+
+    def struct_type(self, name: str) -> LLVMStructType:
+        fields = [_llvm_type(v.type) for v in self.stored]
+        for array in self.arrays:
+            fields.append(_array_storage(array))
+        return LLVMStructType(StringAttr(name), ArrayAttr(fields))
+
+    def field_of(self, value: SSAValue) -> int:
+        if value in self._stored:
+            return self.stored.index(value)
+        return len(self.stored) + self.arrays.index(value)  # type: ignore[arg-type]
+
+
+def _array_storage(array: OpResult) -> Attribute:
+    type_ = array.type
+    assert isinstance(type_, MemRefType)
+    if not type_.has_static_shape():
+        raise PassError(
+            f"work-item-loops: a private array of dynamic shape {type_} lives across "
+            "a barrier"
+        )
+    count = 1
+    for d in type_.get_shape():
+        count *= d
+    return LLVMArrayType(count, _llvm_type(type_.element_type))
+
+
+def find_live_values(split: BarrierSplit) -> LiveValues:
+    """The values some use cannot reach but through the live struct."""
+    live = LiveValues(set(split.kernel.args))
+    for region in split.regions:
+        for block in region.blocks:
+            for top in block.ops:
+                if isinstance(top, BARRIER):
+                    continue
+                for value in _outer_operands(top):
+                    if _dominates(region, value, top, block):
+                        continue
+                    if not live.rematerialisable(value):
+                        live.add(value)
+    return live
+
+
+# --------------------------------------------------------------------------------------
+# Region functions.
+# --------------------------------------------------------------------------------------
+
+
+class _RegionBuilder:
+    """Clones one region into its function, with the live struct's loads and
+    stores."""
+
+    def __init__(
+        self,
+        split: BarrierSplit,
+        region: Region,
+        live: LiveValues,
+        struct: LLVMStructType,
+        fn: func.FuncOp,
+    ):
+        self.split, self.region, self.live, self.struct = split, region, live, struct
+        self.fn = fn
+        entry = fn.body.blocks.first
+        assert entry is not None
+        *params, self.slot = entry.args
+        self.values: dict[SSAValue, SSAValue] = dict(
+            zip(split.kernel.args, params, strict=True)
+        )
+        self.blocks: dict[Block, Block] = {region.start: entry}
+        for block in region.blocks[1:]:
+            clone = Block(arg_types=[a.type for a in block.args])
+            self.blocks[block] = clone
+            fn.body.add_block(clone)
+            for arg, new in zip(block.args, clone.args, strict=True):
+                new.name_hint = arg.name_hint
+                self.values[arg] = new
+        b = Builder(InsertPoint.at_end(entry))
+        for array in live.arrays:  # private arrays: their field in the struct
+            self.values[array] = self._from_struct_address(b, array)
+
+    def _address(self, b: Builder, value: SSAValue) -> SSAValue:
+        index = self.live.field_of(value)
+        gep = GEPOp(self.slot, [0, index], self.struct, inbounds=True)
+        return b.insert(gep).result
+
+    def _from_struct_address(self, b: Builder, array: SSAValue) -> SSAValue:
+        cast = UnrealizedConversionCastOp.get([self._address(b, array)], [array.type])
+        result = b.insert(cast).results[0]
+        result.name_hint = array.name_hint
+        return result
+
+    def _store(self, b: Builder, original: SSAValue, value: SSAValue) -> None:
+        field_type = self.struct.types.data[self.live.field_of(original)]
+        if isinstance(value.type, IndexType):
+            value = b.insert(arith.IndexCastOp(value, i64)).result
+        elif isinstance(value.type, MemRefType):
+            value = b.insert(
+                UnrealizedConversionCastOp.get([value], [field_type])
+            ).results[0]
+        b.insert(StoreOp(value, self._address(b, original)))
+
+    def _load(self, b: Builder, original: SSAValue) -> SSAValue:
+        field_type = self.struct.types.data[self.live.field_of(original)]
+        value = b.insert(
+            LoadOp(self._address(b, original), field_type)
+        ).dereferenced_value
+        if isinstance(original.type, IndexType):
+            value = b.insert(arith.IndexCastOp(value, IndexType())).result
+        elif isinstance(original.type, MemRefType):
+            value = b.insert(
+                UnrealizedConversionCastOp.get([value], [original.type])
+            ).results[0]
+        value.name_hint = original.name_hint
+        return value
+
+    def _rematerialise(self, b: Builder, value: SSAValue, memo: dict) -> SSAValue:
+        if value in self.live.kernel_args:
+            return self.values[value]
+        if value in memo:
+            return memo[value]
+        assert isinstance(value, OpResult)
+        operands = {o: self._rematerialise(b, o, memo) for o in value.op.operands}
+        clone = b.insert(value.op.clone(value_mapper=operands))
+        for original, new in zip(value.op.results, clone.results, strict=True):
+            memo[original] = new
+        return memo[value]
+
+    def _resolve(self, b: Builder, top: Operation, block: Block) -> dict:
+        """The values `top` uses, in the region function, at `top`'s place."""
+        mapping: dict[SSAValue, SSAValue] = {}
+        memo: dict[SSAValue, SSAValue] = {}
+        for value in _outer_operands(top):
+            if (
+                value in self.live.kernel_args
+                or self.live.is_array(value)
+                or _dominates(self.region, value, top, block)
+            ):
+                mapping[value] = self.values[value]
+            elif self.live.is_stored(value):
+                mapping[value] = self._load(b, value)
+            else:
+                mapping[value] = self._rematerialise(b, value, memo)
+        return mapping
+
+    def build(self) -> None:
+        exits = self.split.exits
+        for block in self.region.blocks:
+            clone = self.blocks[block]
+            b = Builder(InsertPoint.at_end(clone))
+            for arg in block.args:
+                if self.live.is_stored(arg):
+                    self._store(b, arg, self.values[arg])
+            for top in block.ops:
+                if isinstance(top, BARRIER):
+                    assert block in exits
+                    b.insert(func.ReturnOp(const(b, exits[block], i32)))
+                    break
+                if isinstance(top, func.ReturnOp):
+                    b.insert(func.ReturnOp(const(b, 0, i32)))
+                    break
+                if self.live.is_array(top.results[0] if top.results else None):
+                    continue  # the array is the struct's field
+                mapping = self._resolve(b, top, block)
+                new = b.insert(
+                    top.clone(value_mapper=mapping, block_mapper=self.blocks)
+                )
+                for original, result in zip(top.results, new.results, strict=True):
+                    self.values[original] = result
+                    if self.live.is_stored(original):
+                        self._store(b, original, result)
+
+
+def build_region_function(
+    split: BarrierSplit,
+    region: Region,
+    live: LiveValues,
+    struct: LLVMStructType,
+    name: str,
+) -> func.FuncOp:
+    """`@name(<kernel params>, %live: !llvm.ptr) -> i32` running `region` for one
+    work-item, whose slot of the live struct is `%live`."""
+    inputs = [*split.kernel.function_type.inputs.data, POINTER]
+    fn = func.FuncOp(name, (inputs, [i32]), visibility="private")
+    entry = fn.body.blocks.first
+    assert entry is not None
+    for arg, original in zip(entry.args, split.kernel.args, strict=False):
+        arg.name_hint = original.name_hint
+    entry.args[-1].name_hint = "live"
+    _RegionBuilder(split, region, live, struct, fn).build()
+    return fn

@@ -1,0 +1,221 @@
+"""`prepare-barriers`: the spec's PrepareBarriersPass.
+
+compiler-utils-passes.rst, "PrepareBarriersPass": the pass is "useful in order to
+satisfy the requirements the WorkItemLoopsPass has on kernels containing
+barrier-like functions"; "it gives each barrier a unique ID ... meaning the
+`WorkItemLoopsPass` can correctly schedule the work-item loops for each barrier
+region". mux-compiler-spec.rst, "Group operation builtins": for work-group
+collectives, "implementations **must** ensure uniqueness of these IDs themselves,
+e.g., by running the `compiler::utils::PrepareBarriersPass`".
+
+Barrier-like ops are the control barriers (`mux.work_group_barrier`,
+`mux.sub_group_barrier`) and the work-group collectives (`mux.work_group_any`, `_all`,
+`_broadcast`, `_reduce`, `_scan_inclusive`, `_scan_exclusive`), whose `id` property
+is the barrier id. `mux.mem_barrier` is only a fence and is not barrier-like.
+
+1. **Inlining.** Every function that is not a kernel (`mux.kernel`) and that holds a
+   barrier-like op, or calls such a function transitively, is inlined at each of its
+   `func.call`s, callees before callers (kernel -> f -> g with the barrier in g: g goes
+   into f, then f, with g's body, into the kernel). A callee whose body is one block
+   ending in `func.return` is spliced in at the call, its results replacing the
+   call's. A callee with several blocks splits the caller's block at the call: the
+   callee's entry block continues the first half, its other blocks follow, and each
+   `func.return` becomes a `cf.br` to the second half, whose block arguments replace
+   the call's results. Nested regions (`scf.for`, ...) are cloned with their op.
+   A call of a multi-block callee inside a nested region (whose one block cannot
+   take several) has the caller's `scf` lowered to `cf` first, as `work-item-loops`
+   would; inside any other region op it is a diagnostic, as is recursion through
+   such functions (naming them). Functions with no barrier-like op below them stay
+   calls; inlined functions stay in the module (`reduce-to-func` drops the unused
+   ones).
+2. **Ids.** In each kernel entry point the barrier-like ops are renumbered 0, 1, 2,
+   ... in program order (a walk of the function: blocks in order, nested regions
+   where their op is), so two inlined copies of one barrier get distinct ids.
+
+Before: kernel entry points marked (`transfer-kernel-metadata` or
+`encode-kernel-metadata`). After: every barrier-like op a kernel entry point reaches
+is in the entry point itself (unless it is in another kernel it calls), with ids
+0..n-1 in program order; `work-item-loops` splits the kernel at them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import cf, func
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
+from xdsl.ir import Operation, Region
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from dialects import attributes as mux_attrs
+from dialects import mux
+from lowering.to_llvm.scf import lower_scf_to_cf
+from lowering.utils import (
+    PassError,
+    callers_of,
+    calls_in,
+    functions,
+    kernel_entry_points,
+)
+
+BARRIER_LIKE: tuple[type[Operation], ...] = (
+    mux.WorkGroupBarrierOp,
+    mux.SubGroupBarrierOp,
+    mux.WorkGroupAnyOp,
+    mux.WorkGroupAllOp,
+    mux.WorkGroupBroadcastOp,
+    mux.WorkGroupReduceOp,
+    mux.WorkGroupScanInclusiveOp,
+    mux.WorkGroupScanExclusiveOp,
+)
+"""The ops with a barrier id: control barriers and work-group collectives."""
+
+
+@dataclass(frozen=True)
+class PrepareBarriersPass(ModulePass):
+    """Inlines every non-kernel function with a barrier-like op below it into its
+    callers, then numbers the barrier-like ops of each kernel entry point."""
+
+    name = "prepare-barriers"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        fns = functions(op)
+        graph = {
+            name: [c.callee.root_reference.data for c in calls_in(fn)]
+            for name, fn in fns.items()
+        }
+        with_barriers = _with_barriers(fns, graph)
+        for name in _callees_first(graph, with_barriers):
+            callee = fns[name]
+            if mux_attrs.is_kernel(callee):
+                continue
+            for call in callers_of(op).get(name, []):
+                _inline_call(call, callee)
+        for kernel in kernel_entry_points(op):
+            number_barriers(kernel)
+
+
+def barrier_like_ops(fn: Operation) -> Iterator[Operation]:
+    """The barrier-like ops of `fn`, in program order."""
+    return (o for o in fn.walk() if isinstance(o, BARRIER_LIKE))
+
+
+def number_barriers(fn: Operation) -> None:
+    """Sets the ids of the barrier-like ops of `fn` to 0, 1, 2, ... in program
+    order."""
+    for index, barrier in enumerate(list(barrier_like_ops(fn))):
+        barrier.properties["id"] = IntegerAttr(index, i32)
+
+
+def _with_barriers(
+    fns: dict[str, func.FuncOp], graph: dict[str, list[str]]
+) -> list[str]:
+    """The functions holding a barrier-like op or calling one that does,
+    transitively, in module order."""
+    found = {name for name, fn in fns.items() if any(barrier_like_ops(fn))}
+    changed = True
+    while changed:
+        changed = False
+        for name, callees in graph.items():
+            if name not in found and any(c in found for c in callees):
+                found.add(name)
+                changed = True
+    return [name for name in fns if name in found]
+
+
+def _callees_first(graph: dict[str, list[str]], names: list[str]) -> list[str]:
+    """`names` ordered so that each comes after the ones it calls (a post-order
+    walk of the call graph restricted to `names`); a cycle is a diagnostic."""
+    members = set(names)
+    order: list[str] = []
+    done: set[str] = set()
+    for root in names:
+        if root in done:
+            continue
+        # The path from the root to the function being visited, with the callees
+        # each still has to visit.
+        path: list[tuple[str, Iterator[str]]] = [(root, iter(graph[root]))]
+        while path:
+            name, callees = path[-1]
+            for callee in callees:
+                if callee not in members or callee in done:
+                    continue
+                on_path = [n for n, _ in path]
+                if callee in on_path:
+                    cycle = [*on_path[on_path.index(callee) :], callee]
+                    raise PassError(
+                        "prepare-barriers: cannot inline recursive functions with "
+                        "barriers: " + " -> ".join(f"'{n}'" for n in cycle)
+                    )
+                path.append((callee, iter(graph[callee])))
+                break
+            else:
+                path.pop()
+                done.add(name)
+                order.append(name)
+    return order
+
+
+def _enclosing_function(op: Operation) -> func.FuncOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def _lower_structured_control_flow(fn: func.FuncOp) -> None:
+    """`scf.for`, `scf.if`, `scf.index_switch` and `scf.while` of `fn` to `cf`."""
+    lower_scf_to_cf(fn.body)
+
+
+def _inline_call(call: func.CallOp, callee: func.FuncOp) -> None:
+    """Replaces `call` by a copy of `callee`'s body (see the module docstring)."""
+    name = callee.sym_name.data
+    caller = _enclosing_function(call)
+    where = f"'{caller.sym_name.data}'" if caller is not None else "the module"
+    body = Region()
+    callee.body.clone_into(body)
+    blocks = list(body.blocks)
+    for block, cloned in zip(callee.body.blocks, blocks, strict=True):
+        cloned.name_hint = block.name_hint
+    entry = blocks[0]
+    arguments = list(call.arguments)
+
+    last = entry.last_op
+    if len(blocks) == 1 and isinstance(last, func.ReturnOp):
+        Rewriter.inline_block(entry, InsertPoint.before(call), arguments)
+        for result, value in zip(call.res, last.arguments, strict=True):
+            if len(call.res) == 1 and result.name_hint and value not in arguments:
+                value.name_hint = result.name_hint  # the caller's name
+            result.replace_all_uses_with(value)
+        Rewriter.erase_op(last)
+        Rewriter.erase_op(call)
+        return
+
+    if not isinstance(call.parent_op(), func.FuncOp) and caller is not None:
+        _lower_structured_control_flow(caller)
+    parent = call.parent_op()
+    if not isinstance(parent, func.FuncOp):
+        region_of = f"'{parent.name}'" if parent is not None else "an op"
+        raise PassError(
+            f"prepare-barriers: cannot inline '{name}' (several blocks) into the "
+            f"single-block region of {region_of} in {where}"
+        )
+    block = call.parent_block()
+    assert block is not None and block.parent is not None
+    after = block.split_before(call, arg_types=call.result_types)
+    for result, arg in zip(call.res, after.args, strict=True):
+        arg.name_hint = result.name_hint
+        result.replace_all_uses_with(arg)
+    Rewriter.erase_op(call)
+    for cloned in blocks:
+        ret = cloned.last_op
+        if isinstance(ret, func.ReturnOp):
+            Rewriter.replace_op(ret, cf.BranchOp(after, *ret.arguments))
+    for cloned in blocks[1:]:
+        body.detach_block(cloned)
+    block.parent.insert_block_after(blocks[1:], block)
+    Rewriter.inline_block(entry, InsertPoint.at_end(block), arguments)

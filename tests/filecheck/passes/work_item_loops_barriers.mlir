@@ -1,0 +1,178 @@
+// RUN: mux-opt --split-input-file %s -p work-item-loops | filecheck %s
+//
+// work-item-loops with barriers: each barrier region becomes a function that runs it
+// for one work-item and returns the region to run next (0: the kernel returned); the
+// wrapper runs every region for all work-items, with the barrier's fence in between.
+
+// The spec's first barrier example (compiler-utils-passes.rst, WorkItemLoopsPass):
+//   id = get_local_linear_id(); out[id * 2] = in[id]; barrier; out[id * 2 + 1] = in[id] * 4;
+// `id` is a work-item query: recomputed after the barrier, nothing is stored.
+// CHECK-LABEL: func.func private @"old_kernel.mux-barrier-region.0"(%in: memref<?xi32, 1 : i64>, %out: memref<?xi32, 1 : i64>, %live: !llvm.ptr) -> i32 {
+// CHECK-NEXT:    %id = mux.get_local_linear_id
+// CHECK-NEXT:    %v = memref.load %in[%id]
+// CHECK:         memref.store %v, %out[%i0]
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    func.return %[[ONE]] : i32
+// CHECK-LABEL: func.func private @"old_kernel.mux-barrier-region.1"(%in: memref<?xi32, 1 : i64>, %out: memref<?xi32, 1 : i64>, %live: !llvm.ptr) -> i32 {
+// CHECK-NEXT:    %id = mux.get_local_linear_id
+// CHECK-NEXT:    %w = memref.load %in[%id]
+// CHECK-NOT:     llvm.load
+// CHECK:         %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    func.return %[[ZERO]] : i32
+// The wrapper: one live struct per work-item (empty here), region 0's loops, then a
+// switch on the region returned; region 1 starts with the barrier's fence.
+// CHECK-LABEL: func.func @"old_kernel.mux-barrier-wrapper"
+// CHECK:         %live = llvm.alloca %{{.*}} x !llvm.struct<"old_kernel.live", ()>
+// CHECK:         %next_region = llvm.alloca
+// CHECK-NEXT:    cf.br ^[[R0:.*]]
+// CHECK-NEXT:  ^[[R0]]:
+// CHECK:               %[[SLOT:.*]] = llvm.getelementptr inbounds %live[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.struct<"old_kernel.live", ()>
+// CHECK-NEXT:          %[[NEXT:.*]] = func.call @"old_kernel.mux-barrier-region.0"(%in, %out, %[[SLOT]])
+// CHECK-NEXT:          llvm.store %[[NEXT]], %next_region : i32, !llvm.ptr
+// CHECK:         %[[N:.*]] = llvm.load %next_region : !llvm.ptr -> i32
+// CHECK-NEXT:    cf.switch %[[N]] : i32, [
+// CHECK-NEXT:    default: ^[[EXIT:.*]],
+// CHECK-NEXT:      1: ^[[R1:.*]]
+// CHECK-NEXT:    ]
+// CHECK-NEXT:  ^[[R1]]:
+// CHECK-NEXT:    mux.mem_barrier scope(work_group) semantics(acq_rel | cross_work_group_memory)
+// CHECK:             func.call @"old_kernel.mux-barrier-region.1"
+// CHECK:       ^[[EXIT]]:
+// CHECK-NEXT:    func.return
+func.func @old_kernel(%in: memref<?xi32, 1>, %out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
+  %id = mux.get_local_linear_id
+  %v = memref.load %in[%id] : memref<?xi32, 1>
+  %c2 = arith.constant 2 : index
+  %i0 = arith.muli %id, %c2 : index
+  memref.store %v, %out[%i0] : memref<?xi32, 1>
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | cross_work_group_memory)
+  %w = memref.load %in[%id] : memref<?xi32, 1>
+  %c4 = arith.constant 4 : i32
+  %w4 = arith.muli %w, %c4 : i32
+  %i1a = arith.muli %id, %c2 : index
+  %c1 = arith.constant 1 : index
+  %i1 = arith.addi %i1a, %c1 : index
+  memref.store %w4, %out[%i1] : memref<?xi32, 1>
+  func.return
+}
+
+// -----
+
+// The spec's live-variable example: x = in[id] * 4; barrier; out[id] = x.
+// x is stored into the work-item's live struct right after its definition, and
+// loaded in the region after the barrier.
+// CHECK-LABEL: func.func private @"live.mux-barrier-region.0"
+// CHECK:         %x = arith.muli %v, %{{.*}} : i32
+// CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %live[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<"live.live", (i32)>
+// CHECK-NEXT:    llvm.store %x, %[[P]] : i32, !llvm.ptr
+// CHECK-LABEL: func.func private @"live.mux-barrier-region.1"
+// CHECK:         %[[Q:.*]] = llvm.getelementptr inbounds %live[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<"live.live", (i32)>
+// CHECK-NEXT:    %x = llvm.load %[[Q]] : !llvm.ptr -> i32
+// CHECK-NEXT:    %id = mux.get_local_linear_id
+// CHECK-NEXT:    memref.store %x, %out[%id]
+func.func @live(%in: memref<?xi32, 1>, %out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
+  %id = mux.get_local_linear_id
+  %v = memref.load %in[%id] : memref<?xi32, 1>
+  %c4 = arith.constant 4 : i32
+  %x = arith.muli %v, %c4 : i32
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | cross_work_group_memory)
+  memref.store %x, %out[%id] : memref<?xi32, 1>
+  func.return
+}
+
+// -----
+
+// A barrier in a loop with a loop-carried value whose trip count is a kernel argument:
+// the scf.for becomes blocks; the region after the barrier loops back to the header
+// before the barrier, so the loop-carried sum (defined before the barrier in the
+// body, used after it) and the next induction value go through the struct.
+// CHECK-LABEL: func.func private @"loop.mux-barrier-region.0"
+// CHECK:         func.return %{{.*}} : i32
+// CHECK-LABEL: func.func private @"loop.mux-barrier-region.1"
+// CHECK:         llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK:         llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK:         func.return
+// CHECK-LABEL: func.func @"loop.mux-barrier-wrapper"
+// CHECK:         llvm.alloca %{{.*}} x !llvm.struct<"loop.live", ({{.*}})>
+// CHECK:         cf.switch %{{.*}} : i32, [
+// CHECK-NEXT:    default: ^{{.*}},
+// CHECK-NEXT:      1: ^{{.*}}
+// CHECK-NEXT:    ]
+func.func @loop(%data: memref<?xf32, 1>, %n: index) attributes {mux.kernel = "entry-point"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %d = arith.constant 0 : i32
+  %gid = mux.get_global_id %d
+  %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+    %v = memref.load %data[%gid] : memref<?xf32, 1>
+    %next = arith.addf %acc, %v : f32
+    mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+    scf.yield %next : f32
+  }
+  memref.store %sum, %data[%gid] : memref<?xf32, 1>
+  func.return
+}
+
+// -----
+
+// A private array written before a barrier and read after it lives in the struct:
+// its memref is the address of its field, in every region.
+// CHECK-LABEL: func.func private @"private_array.mux-barrier-region.0"
+// CHECK-NEXT:    %[[A:.*]] = llvm.getelementptr inbounds %live[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<"private_array.live", (!llvm.array<4 x f32>)>
+// CHECK-NEXT:    %array = builtin.unrealized_conversion_cast %[[A]] : !llvm.ptr to memref<4xf32>
+// CHECK-NOT:     memref.alloca
+// CHECK:         memref.store %{{.*}}, %array[%{{.*}}] : memref<4xf32>
+// CHECK-LABEL: func.func private @"private_array.mux-barrier-region.1"
+// CHECK-NEXT:    %[[B:.*]] = llvm.getelementptr inbounds %live[0, 0]
+// CHECK-NEXT:    %array = builtin.unrealized_conversion_cast %[[B]] : !llvm.ptr to memref<4xf32>
+// CHECK:         memref.load %array[%{{.*}}] : memref<4xf32>
+func.func @private_array(%out: memref<?xf32, 1>) attributes {mux.kernel = "entry-point"} {
+  %array = memref.alloca() : memref<4xf32>
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  memref.store %one, %array[%c1] : memref<4xf32>
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  %v = memref.load %array[%c1] : memref<4xf32>
+  %d = arith.constant 0 : i32
+  %gid = mux.get_global_id %d
+  memref.store %v, %out[%gid] : memref<?xf32, 1>
+  func.return
+}
+
+// -----
+
+// A barrier first and last: the regions before and after are empty but still run.
+// The `once` schedule runs the region after the barrier for work-item 0 alone: no
+// loops, local ids 0, slot 0; `linear` loops with x innermost. With
+// mux.max_work_dim = 2 there is no loop over z: its local id is 0.
+// CHECK-LABEL: func.func private @"first_last.mux-barrier-region.0"
+// CHECK-NEXT:    %[[C:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    func.return %[[C]] : i32
+// CHECK-LABEL: func.func private @"first_last.mux-barrier-region.3"
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    func.return %[[Z]] : i32
+// CHECK-LABEL: func.func @"first_last.mux-barrier-wrapper"
+// CHECK:         mux.mem_barrier scope(work_group) semantics(relaxed | work_group_memory)
+// CHECK-NEXT:    mux.set_local_id %{{.*}}, %[[ZERO:[^ ]*]]
+// CHECK-NEXT:    mux.set_local_id %{{.*}}, %[[ZERO]]
+// CHECK-NEXT:    mux.set_local_id %{{.*}}, %[[ZERO]]
+// CHECK-NOT:     scf.for
+// CHECK:         func.call @"first_last.mux-barrier-region.1"
+// CHECK:         mux.mem_barrier scope(work_group) semantics(acquire | work_group_memory)
+// CHECK-NEXT:    mux.set_local_id %{{.*}}, %[[ZERO]]
+// CHECK-NEXT:    scf.for %y{{.*}} = %[[ZERO]]
+// CHECK-NEXT:      mux.set_local_id
+// CHECK-NEXT:      scf.for %x{{.*}} = %[[ZERO]]
+// CHECK:             func.call @"first_last.mux-barrier-region.2"
+func.func @first_last(%out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point", mux.work_item_order = #mux<work_item_order xyz>, mux.max_work_dim = 2 : i32} {
+  mux.work_group_barrier id(0) scope(work_group) semantics(relaxed | work_group_memory) schedule(once)
+  %d = arith.constant 0 : i32
+  %gid = mux.get_global_id %d
+  %v = arith.index_cast %gid : index to i32
+  memref.store %v, %out[%gid] : memref<?xi32, 1>
+  mux.work_group_barrier id(1) scope(work_group) semantics(acquire | work_group_memory) schedule(linear)
+  memref.store %v, %out[%gid] : memref<?xi32, 1>
+  mux.work_group_barrier id(2) scope(work_group) semantics(release | work_group_memory)
+  func.return
+}
