@@ -176,3 +176,105 @@ func.func @first_last(%out: memref<?xi32, 1>) attributes {mux.kernel = "entry-po
   mux.work_group_barrier id(2) scope(work_group) semantics(release | work_group_memory)
   func.return
 }
+
+// -----
+
+// Barriers in both branches of a uniform `if`: region 0 returns the region of the
+// branch taken (1 or 2); the wrapper dispatches to either.
+// CHECK-LABEL: func.func private @"uniform_if.mux-barrier-region.0"
+// CHECK:         cf.cond_br %flag, ^[[THEN:.*]], ^[[ELSE:.*]]
+// CHECK-NEXT:  ^[[ELSE]]:
+// CHECK-NEXT:    %[[TWO:.*]] = arith.constant 2 : i32
+// CHECK-NEXT:    func.return %[[TWO]] : i32
+// CHECK-NEXT:  ^[[THEN]]:
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    func.return %[[ONE]] : i32
+// CHECK-LABEL: func.func @"uniform_if.mux-barrier-wrapper"
+// CHECK:         cf.switch %{{.*}} : i32, [
+// CHECK-NEXT:    default: ^[[EXIT:.*]],
+// CHECK-NEXT:      1: ^[[R1:[^,]*]],
+// CHECK-NEXT:      2: ^[[R2:.*]]
+// CHECK-NEXT:    ]
+// CHECK-NEXT:  ^[[R1]]:
+// CHECK:         func.call @"uniform_if.mux-barrier-region.1"
+// CHECK:       ^[[R2]]:
+// CHECK:         func.call @"uniform_if.mux-barrier-region.2"
+// CHECK:       ^[[EXIT]]:
+// CHECK-NEXT:    func.return
+func.func @uniform_if(%out: memref<?xi32, 1>, %flag: i1) attributes {mux.kernel = "entry-point"} {
+  %d = arith.constant 0 : i32
+  %gid = mux.get_global_id %d
+  %v = arith.index_cast %gid : index to i32
+  scf.if %flag {
+    mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+    memref.store %v, %out[%gid] : memref<?xi32, 1>
+  } else {
+    mux.work_group_barrier id(1) scope(work_group) semantics(acq_rel | work_group_memory)
+  }
+  func.return
+}
+
+// -----
+
+// Nested loops with a barrier at each depth: the outer accumulator, the outer
+// induction variable, the inner induction variable and the inner accumulator all
+// cross a barrier.
+// CHECK-LABEL: func.func private @"nested.mux-barrier-region.0"
+// CHECK:         llvm.store %a, %{{.*}} : i32, !llvm.ptr
+// CHECK-LABEL: func.func private @"nested.mux-barrier-region.1"
+// CHECK:         %a = llvm.load %{{.*}} : !llvm.ptr -> i32
+// CHECK:         %b1 = arith.addi %b, %one : i32
+// CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %live[0, 3]
+// CHECK-NEXT:    llvm.store %b1, %[[P]] : i32, !llvm.ptr
+// CHECK-LABEL: func.func private @"nested.mux-barrier-region.2"
+// CHECK:         %[[Q:.*]] = llvm.getelementptr inbounds %live[0, 3]
+// CHECK-NEXT:    %b1 = llvm.load %[[Q]] : !llvm.ptr -> i32
+// CHECK-LABEL: func.func @"nested.mux-barrier-wrapper"
+// CHECK:         llvm.alloca %{{.*}} x !llvm.struct<"nested.live", (i32, i64, i64, i32)>
+// CHECK:         cf.switch %{{.*}} : i32, [
+// CHECK-NEXT:    default: ^{{.*}},
+// CHECK-NEXT:      1: ^{{.*}},
+// CHECK-NEXT:      2: ^{{.*}}
+func.func @nested(%out: memref<?xi32, 1>, %n: index, %m: index) attributes {mux.kernel = "entry-point"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0 : i32
+  %total = scf.for %i = %c0 to %n step %c1 iter_args(%a = %zero) -> (i32) {
+    mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+    %inner = scf.for %j = %c0 to %m step %c1 iter_args(%b = %a) -> (i32) {
+      %one = arith.constant 1 : i32
+      %b1 = arith.addi %b, %one : i32
+      mux.work_group_barrier id(1) scope(work_group) semantics(acq_rel | work_group_memory)
+      scf.yield %b1 : i32
+    }
+    scf.yield %inner : i32
+  }
+  %d = arith.constant 0 : i32
+  %gid = mux.get_global_id %d
+  memref.store %total, %out[%gid] : memref<?xi32, 1>
+  func.return
+}
+
+// -----
+
+// An early return before the barrier: that path returns 0, the kernel is done.
+// CHECK-LABEL: func.func private @"early_return.mux-barrier-region.0"
+// CHECK-NEXT:    cf.cond_br %stop, ^[[DONE:.*]], ^[[WORK:.*]]
+// CHECK-NEXT:  ^[[WORK]]:
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    func.return %[[ONE]] : i32
+// CHECK-NEXT:  ^[[DONE]]:
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    func.return %[[ZERO]] : i32
+func.func @early_return(%out: memref<?xi32, 1>, %stop: i1) attributes {mux.kernel = "entry-point"} {
+  cf.cond_br %stop, ^done, ^work
+^work:
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  %d = arith.constant 0 : i32
+  %gid = mux.get_global_id %d
+  %one = arith.constant 1 : i32
+  memref.store %one, %out[%gid] : memref<?xi32, 1>
+  func.return
+^done:
+  func.return
+}
