@@ -1502,6 +1502,16 @@ GROUP_OPS: tuple[type[IRDLOperation], ...] = (
     VecGroupScanExclusiveOp,
 )
 
+WORK_GROUP_COLLECTIVE_OPS: tuple[type[IRDLOperation], ...] = (
+    WorkGroupAnyOp,
+    WorkGroupAllOp,
+    WorkGroupBroadcastOp,
+    WorkGroupReduceOp,
+    WorkGroupScanInclusiveOp,
+    WorkGroupScanExclusiveOp,
+)
+"""The work-group collectives: each carries a barrier id, like a barrier."""
+
 DMA_OPS: tuple[type[IRDLOperation], ...] = (
     DmaRead1DOp,
     DmaRead2DOp,

@@ -64,12 +64,7 @@ from lowering.utils import (
 BARRIER_LIKE: tuple[type[Operation], ...] = (
     mux.WorkGroupBarrierOp,
     mux.SubGroupBarrierOp,
-    mux.WorkGroupAnyOp,
-    mux.WorkGroupAllOp,
-    mux.WorkGroupBroadcastOp,
-    mux.WorkGroupReduceOp,
-    mux.WorkGroupScanInclusiveOp,
-    mux.WorkGroupScanExclusiveOp,
+    *mux.WORK_GROUP_COLLECTIVE_OPS,
 )
 """The ops with a barrier id: control barriers and work-group collectives."""
 

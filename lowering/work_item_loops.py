@@ -114,14 +114,6 @@ _SUB_GROUP_QUERIES = (
     mux.GetSubGroupSizeOp,
     mux.GetSubGroupLocalIdOp,
 )
-_NOT_YET = (
-    mux.WorkGroupAnyOp,
-    mux.WorkGroupAllOp,
-    mux.WorkGroupBroadcastOp,
-    mux.WorkGroupReduceOp,
-    mux.WorkGroupScanInclusiveOp,
-    mux.WorkGroupScanExclusiveOp,
-)
 
 
 @dataclass(frozen=True)
@@ -246,7 +238,7 @@ def _schedule(module: ModuleOp, kernel: func.FuncOp) -> list[func.FuncOp]:
     if kernel.function_type.outputs.data:
         raise PassError(f"work-item-loops: kernel '{name}' returns values")
     used = _ops_reachable(module, kernel)
-    for unsupported in _NOT_YET:
+    for unsupported in mux.WORK_GROUP_COLLECTIVE_OPS:
         if unsupported in used:
             raise PassError(
                 f"work-item-loops: kernel '{name}' uses {unsupported.name}: "
