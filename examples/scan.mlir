@@ -1,9 +1,9 @@
-// scan(input, output, scratch): inclusive prefix sums of i32 within each work-group.
+// scan(input, output): inclusive prefix sums of i32 within each work-group.
 //
 // output[i] = input[g] + input[g + 1] + ... + input[i], where g is the first global id
 // of i's work-group: the scan restarts at each work-group. 1-D range, no global offset.
-// `scratch` is the third argument: local memory for one i32 per work-item, a
-// mux.LocalBuffer(4 * local size) at launch.
+// `scratch` is a module-scope variable in local memory (address space 3): room for
+// one i32 per work-item of the largest work-group the device runs, 1024.
 //
 // The work-efficient scan (Brent-Kung, the up-sweep of Blelloch's scan followed by an
 // inclusive down-sweep), in `scratch`. Any local size up to 1024 works, powers of two
@@ -24,9 +24,12 @@
 //
 // In each step the elements written and the elements read are different ones, so one
 // barrier per step is enough.
-func.func @scan(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>,
-                %scratch: memref<?xi32, 3>)
+"memref.global"() <{sym_name = "scratch", type = memref<1024xi32, 3>, initial_value,
+                    sym_visibility = "private"}> : () -> ()
+
+func.func @scan(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>)
     attributes {mux.kernel = "entry-point"} {
+  %scratch = memref.get_global @scratch : memref<1024xi32, 3>
   %x_dim = arith.constant 0 : i32
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -41,7 +44,7 @@ func.func @scan(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>,
 
   // 0. Load this work-item's element into local memory.
   %value = memref.load %input[%gid] : memref<?xi32, 1>
-  memref.store %value, %scratch[%lid] : memref<?xi32, 3>
+  memref.store %value, %scratch[%lid] : memref<1024xi32, 3>
   mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
 
   // 1. Up-sweep: d = 1, 2, 4, ... while d < n. The loop returns p, the first power of
@@ -56,10 +59,10 @@ func.func @scan(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>,
     %active = arith.cmpi ult, %i, %n : index
     scf.if %active {
       %j = arith.subi %i, %d : index
-      %left = memref.load %scratch[%j] : memref<?xi32, 3>
-      %mine = memref.load %scratch[%i] : memref<?xi32, 3>
+      %left = memref.load %scratch[%j] : memref<1024xi32, 3>
+      %mine = memref.load %scratch[%i] : memref<1024xi32, 3>
       %sum = arith.addi %mine, %left : i32
-      memref.store %sum, %scratch[%i] : memref<?xi32, 3>
+      memref.store %sum, %scratch[%i] : memref<1024xi32, 3>
     }
     mux.work_group_barrier id(1) scope(work_group) semantics(acq_rel | work_group_memory)
     %next = arith.muli %d, %c2 : index
@@ -78,10 +81,10 @@ func.func @scan(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>,
     %j = arith.addi %i, %d : index
     %active = arith.cmpi ult, %j, %n : index
     scf.if %active {
-      %prefix = memref.load %scratch[%i] : memref<?xi32, 3>
-      %mine = memref.load %scratch[%j] : memref<?xi32, 3>
+      %prefix = memref.load %scratch[%i] : memref<1024xi32, 3>
+      %mine = memref.load %scratch[%j] : memref<1024xi32, 3>
       %sum = arith.addi %mine, %prefix : i32
-      memref.store %sum, %scratch[%j] : memref<?xi32, 3>
+      memref.store %sum, %scratch[%j] : memref<1024xi32, 3>
     }
     mux.work_group_barrier id(2) scope(work_group) semantics(acq_rel | work_group_memory)
     %next = arith.divui %d, %c2 : index
@@ -89,7 +92,7 @@ func.func @scan(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>,
   }
 
   // 3. Every prefix sum is complete: store this work-item's.
-  %result = memref.load %scratch[%lid] : memref<?xi32, 3>
+  %result = memref.load %scratch[%lid] : memref<1024xi32, 3>
   memref.store %result, %output[%gid] : memref<?xi32, 1>
   func.return
 }

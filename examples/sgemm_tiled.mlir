@@ -1,10 +1,11 @@
-// sgemm_tiled(a, b, c, n, tile_a, tile_b): C = A * B for square n x n matrices of
-// f32, row-major, through 16 x 16 tiles in local memory.
+// sgemm_tiled(a, b, c, n): C = A * B for square n x n matrices of f32, row-major,
+// through 16 x 16 tiles in local memory.
 //
 // Launch: a 2-D range of n x n work-items (x: a column of C, y: a row of C) in
-// work-groups of 16 x 16; `tile_a` and `tile_b` are local memory, 16 x 16 f32 each
-// (a mux.LocalBuffer(1024) each at launch), no global offset. Each work-item computes
-// one element of C, its work-group one 16 x 16 block of C.
+// work-groups of 16 x 16, no global offset. The tiles `tile_a` and `tile_b` are
+// module-scope variables in local memory (address space 3): one pair per work-group,
+// which replace-module-scope-vars allocates. Each work-item computes one element of
+// C, its work-group one 16 x 16 block of C.
 //
 // A block of C needs a band of 16 rows of A and a band of 16 columns of B. The kernel
 // walks along k one tile at a time; for tile t (k from 16t to 16t + 15) the work-group:
@@ -28,10 +29,16 @@
 //   wait at every barrier with the others (a barrier must be reached by every work-item
 //   of the group), and write nothing.
 // Local sizes smaller than 16 x 16 work too (at most 16 in each dimension).
+"memref.global"() <{sym_name = "tile_a", type = memref<16x16xf32, 3>, initial_value,
+                    sym_visibility = "private"}> : () -> ()
+"memref.global"() <{sym_name = "tile_b", type = memref<16x16xf32, 3>, initial_value,
+                    sym_visibility = "private"}> : () -> ()
+
 func.func @sgemm_tiled(%a: memref<?xf32, 1>, %b: memref<?xf32, 1>,
-                       %c: memref<?xf32, 1>, %n: index,
-                       %tile_a: memref<16x16xf32, 3>, %tile_b: memref<16x16xf32, 3>)
+                       %c: memref<?xf32, 1>, %n: index)
     attributes {mux.kernel = "entry-point"} {
+  %tile_a = memref.get_global @tile_a : memref<16x16xf32, 3>
+  %tile_b = memref.get_global @tile_b : memref<16x16xf32, 3>
   %d0 = arith.constant 0 : i32
   %d1 = arith.constant 1 : i32
   %c0 = arith.constant 0 : index

@@ -101,7 +101,7 @@ def test_reduce_floats(reduce, n, local, threads):
 
 
 # --------------------------------------------------------------------------------------
-# scan(input, output, scratch): inclusive prefix sums of i32 within each work-group.
+# scan(input, output): inclusive prefix sums of i32 within each work-group.
 # --------------------------------------------------------------------------------------
 
 
@@ -143,7 +143,6 @@ def test_scan(scan, n, local, threads):
     scan(
         x,
         out,
-        mux.LocalBuffer(4 * local),
         global_size=n,
         local_size=local,
         threads=threads,
@@ -162,7 +161,6 @@ def test_scan_every_local_size_up_to_40(scan, threads):
         scan(
             x,
             out,
-            mux.LocalBuffer(4 * local),
             global_size=n,
             local_size=local,
             threads=threads,
@@ -171,7 +169,7 @@ def test_scan_every_local_size_up_to_40(scan, threads):
 
 
 # --------------------------------------------------------------------------------------
-# sgemm_tiled(a, b, c, n, tile_a, tile_b): C = A * B.
+# sgemm_tiled(a, b, c, n): C = A * B.
 # --------------------------------------------------------------------------------------
 
 
@@ -187,8 +185,6 @@ def run_sgemm(kernel, a, b, n, global_size, local_size, threads):
         b.ravel(),
         c,
         n,
-        mux.LocalBuffer(16 * 16 * 4),
-        mux.LocalBuffer(16 * 16 * 4),
         global_size=global_size,
         local_size=local_size,
         threads=threads,
