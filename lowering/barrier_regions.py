@@ -442,7 +442,7 @@ class _RegionBuilder:
                 if isinstance(top, func.ReturnOp):
                     b.insert(func.ReturnOp(const(b, 0, i32)))
                     break
-                if self.live.is_array(top.results[0] if top.results else None):
+                if isinstance(top, memref.AllocaOp) and self.live.is_array(top.memref):
                     continue  # the array is the struct's field
                 mapping = self._resolve(b, top, block)
                 new = b.insert(

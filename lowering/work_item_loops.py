@@ -139,6 +139,16 @@ def _ops_reachable(module: ModuleOp, kernel: func.FuncOp) -> list[type]:
     return [type(o) for name in names if name in fns for o in fns[name].walk()]
 
 
+def _callees_with_barriers(module: ModuleOp, kernel: func.FuncOp) -> list[str]:
+    fns = functions(module)
+    names = reachable_from(module, [kernel.sym_name.data]) - {kernel.sym_name.data}
+    return sorted(
+        n
+        for n in names
+        if n in fns and any(isinstance(o, BARRIER) for o in fns[n].walk())
+    )
+
+
 @dataclass
 class _WorkGroup:
     """What the wrapper knows of its work-group: sizes, order, sub-groups."""
@@ -244,12 +254,11 @@ def _schedule(module: ModuleOp, kernel: func.FuncOp) -> list[func.FuncOp]:
                 f"work-item-loops: kernel '{name}' uses {unsupported.name}: "
                 "work-group collectives are not supported yet"
             )
-    for o in used:
-        if o is BARRIER and not any(isinstance(x, BARRIER) for x in kernel.walk()):
-            raise PassError(
-                f"work-item-loops: kernel '{name}' calls a function with a barrier: "
-                "run prepare-barriers first"
-            )
+    if callees := _callees_with_barriers(module, kernel):
+        raise PassError(
+            f"work-item-loops: kernel '{name}' calls a function with a barrier "
+            f"({', '.join(callees)}): run prepare-barriers first"
+        )
 
     base = base_name(kernel)
     wrapper, b = new_function(

@@ -12,4 +12,4 @@ func.func @with_collective(%x: i32) attributes {mux.kernel = "entry-point"} {
 //
 // A barrier in a called function must be inlined first.
 // RUN: not mux-opt %S/Inputs/barrier_in_callee.mlir -p work-item-loops 2>&1 | filecheck %s --check-prefix=CALLEE
-// CALLEE: work-item-loops: kernel 'calls' calls a function with a barrier: run prepare-barriers first
+// CALLEE: work-item-loops: kernel 'calls' calls a function with a barrier (helper): run prepare-barriers first
