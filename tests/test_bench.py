@@ -1,0 +1,156 @@
+"""scripts/bench.py: a smoke test of the whole suite on tiny sizes (`--quick`), and
+how it reports a wrong result or an exception. Nothing here looks at a time: the
+timings of a shared 2-core machine are information, not something to assert on."""
+
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SCRIPT = REPO / "scripts" / "bench.py"
+
+# The suite of issue #5.
+KERNELS = [
+    "vadd",
+    "saxpy",
+    "reduce",
+    "sgemm_tiled",
+    "sgemm_naive",
+    "scan",
+    "stencil2d",
+    "transpose",
+]
+
+
+def _load_bench():
+    """scripts/ is not a package: load the script from its file."""
+    spec = importlib.util.spec_from_file_location("bench", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench"] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _load_bench()
+
+
+def test_the_suite_is_the_issues():
+    assert list(bench.SUITE) == KERNELS
+    for name in KERNELS:
+        assert (REPO / "examples" / f"{name}.mlir").exists()
+        assert (REPO / "scripts" / "bench_cl" / f"{name}.cl").exists()
+
+
+@pytest.fixture(scope="module")
+def quick_report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench") / "out.json"
+    completed = subprocess.run(
+        [sys.executable, str(SCRIPT), "--quick", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,  # a guard against a hang, not a timing assertion
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    return json.loads(out.read_text()), completed.stdout
+
+
+def test_quick_run_has_every_kernel(quick_report):
+    report, _ = quick_report
+    assert [k["name"] for k in report["kernels"]] == KERNELS
+    assert report["options"]["quick"] is True
+
+
+def test_quick_run_checks_pass(quick_report):
+    report, _ = quick_report
+    needed = ["mux", "numpy"] + (["c"] if shutil.which("gcc") else [])
+    for kernel in report["kernels"]:
+        impls = kernel["impls"]
+        assert set(impls) == {"mux", "c", "pocl", "numpy"}
+        for name in needed:
+            impl = impls[name]
+            assert impl["check"] == "pass", (kernel["name"], name, impl)
+            assert impl["status"] == "ok", (kernel["name"], name, impl)
+            assert len(impl["times_s"]) == kernel["reps"] >= 1
+            assert impl["min_s"] <= impl["median_s"] <= impl["max_s"]
+        # PoCL is optional; when it ran, its OpenCL kernels must be right too
+        if impls["pocl"]["status"] != "missing":
+            assert impls["pocl"]["check"] == "pass", (kernel["name"], impls["pocl"])
+
+
+def test_quick_run_has_ratios_and_compile_latency(quick_report):
+    report, stdout = quick_report
+    has_c = shutil.which("gcc") is not None
+    for kernel in report["kernels"]:
+        assert set(kernel["ratios"]) == {"mux/c", "mux/pocl", "mux/numpy"}
+        assert kernel["ratios"]["mux/numpy"] > 0
+        if has_c:
+            assert kernel["ratios"]["mux/c"] > 0
+        mux_latency = kernel["compile"]["mux"]
+        for key in ("cold_s", "cached_s", "relaunch_s", "compile_s"):
+            assert mux_latency[key] > 0, (kernel["name"], key)
+        assert mux_latency["check"] == "pass"
+    assert set(report["geomean"]) == {"mux/c", "mux/pocl", "mux/numpy"}
+    if has_c:
+        assert report["geomean"]["mux/c"]["kernels"] == len(KERNELS)
+    assert "mux/C" in stdout
+    assert "geometric mean" in stdout
+
+
+# --------------------------------------------------------------------------------------
+# A wrong result or an exception marks its implementation; the run goes on.
+# --------------------------------------------------------------------------------------
+
+
+class Wrong(bench.HostImpl):
+    """Writes a wrong last element."""
+
+    name = "c"
+
+    def run(self):
+        self.problem.numpy(self.problem.inputs, self.out)
+        self.out[-1] += 1
+
+
+class Raises(bench.HostImpl):
+    name = "pocl"
+
+    def run(self):
+        raise RuntimeError("no device")
+
+
+def test_failures_mark_their_implementation():
+    problem = bench.vadd_problem(1024)
+    results, rounds = bench.time_problem(
+        problem, [bench.NumpyImpl(), Wrong(), Raises()], reps=2, budget=None
+    )
+    assert rounds == 2
+    assert results["numpy"].status == "ok"
+    assert len(results["numpy"].times) == 2
+    assert results["c"].status == "fail"
+    assert "1 of 1024 elements wrong, first at 1023" in results["c"].detail
+    assert results["pocl"].status == "error"
+    assert "no device" in results["pocl"].detail
+    summaries = {name: r.summary(problem.work) for name, r in results.items()}
+    summaries["mux"] = summaries["numpy"]
+    ratios = bench.ratios(summaries)
+    assert ratios["mux/numpy"] == pytest.approx(1.0)
+    assert ratios["mux/c"] is None
+    assert ratios["mux/pocl"] is None
+
+
+def test_check_tolerances():
+    expected = np.array([1.0, 2.0, 3.0])
+    assert bench.check(expected.astype(np.float32), expected, 0.0) == (True, "exact")
+    near = expected * (1 + 1e-7)
+    assert not bench.check(near, expected, 0.0)[0]
+    assert bench.check(near, expected, 1e-6)[0]
+    assert not bench.check(np.array([1.0, np.nan, 3.0]), expected, 1e-6)[0]
+    assert not bench.check(expected[:2], expected, 1e-6)[0]
