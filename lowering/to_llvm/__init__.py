@@ -28,10 +28,17 @@ half-converted module.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
+from types import UnionType
+from typing import Union, get_args, get_origin
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
+from xdsl.dialects.builtin import (
+    ModuleOp,
+    UnrealizedConversionCastOp,
+    UnregisteredOp,
+)
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -64,15 +71,58 @@ MUX_OPS_LEFT = (
 )
 
 
-@dataclass(frozen=True)
-class _OnOp(RewritePattern):
-    """Runs `patterns`, recording on a `ConversionError` the op being converted."""
+def _source_ops(pattern: RewritePattern) -> tuple[type[Operation] | str, ...] | None:
+    """The ops `pattern` converts: op classes or op names, or None when that cannot
+    be told (then the pattern is tried on every op).
 
-    patterns: RewritePattern
+    A pattern says it with its `source` field, or with the op type of its
+    `@op_type_rewrite_pattern` signature, which xDSL 0.74 keeps in the closure of
+    the wrapper it makes (`expected_type`).
+    """
+    source = getattr(pattern, "source", None)
+    if isinstance(source, type | str):
+        return (source,)
+    method = type(pattern).match_and_rewrite
+    expected = inspect.getclosurevars(method).nonlocals.get("expected_type")
+    if isinstance(expected, type) and issubclass(expected, Operation):
+        return (expected,)
+    if get_origin(expected) in (Union, UnionType):
+        return get_args(expected)
+    return None
+
+
+class _Dispatch(RewritePattern):
+    """The patterns of every dialect, tried on an op in their order, but only those
+    that convert an op of its kind (`_source_ops`): trying all of them on every op
+    was most of the conversion's time. Records on a `ConversionError` the op being
+    converted."""
+
+    def __init__(self, patterns: list[RewritePattern]):
+        self.patterns = [(p, _source_ops(p)) for p in patterns]
+        self.appliers: dict[type[Operation] | str, RewritePattern] = {}
+
+    def _applier(self, op: Operation) -> RewritePattern:
+        key: type[Operation] | str = (
+            op_name(op) if isinstance(op, UnregisteredOp) else type(op)
+        )
+        applier = self.appliers.get(key)
+        if applier is None:
+            relevant = [
+                p
+                for p, sources in self.patterns
+                if sources is None
+                or any(
+                    s == op_name(op) if isinstance(s, str) else isinstance(op, s)
+                    for s in sources
+                )
+            ]
+            applier = GreedyRewritePatternApplier(relevant, dce_enabled=False)
+            self.appliers[key] = applier
+        return applier
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         try:
-            self.patterns.match_and_rewrite(op, rewriter)
+            self._applier(op).match_and_rewrite(op, rewriter)
         except ConversionError as error:
             error.op = error.op or op
             raise
@@ -107,8 +157,7 @@ def _convert(module: ModuleOp) -> ConversionError | None:
     try:
         _check_no_mux_ops(module)
         lower_scf_to_cf(module)
-        applier = GreedyRewritePatternApplier(PATTERNS, dce_enabled=False)
-        PatternRewriteWalker(_OnOp(applier)).rewrite_module(module)
+        PatternRewriteWalker(_Dispatch(PATTERNS)).rewrite_module(module)
         reconcile_unrealized_casts(module, warn_on_failure=False)
         _check_all_converted(module)
     except ConversionError as error:

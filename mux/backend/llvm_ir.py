@@ -43,6 +43,7 @@ rejected.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -69,12 +70,8 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.pattern_rewriter import (
-    PatternRewriteWalker,
-    TypeConversionPattern,
-    attr_type_rewrite_pattern,
-)
+from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, SSAValue
+from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import LLVMTranslationException
 from xdsl.utils.target import Target
 
@@ -153,20 +150,52 @@ class LLVMIRTarget(Target):
 # --------------------------------------------------------------------------------------
 
 
-class _FlatPointers(TypeConversionPattern):
-    """`!llvm.ptr<N>` -> `!llvm.ptr`, everywhere (nested types included: build it
-    with `recursive=True`)."""
-
-    @attr_type_rewrite_pattern
-    def convert_type(self, typ: llvm.LLVMPointerType) -> Attribute | None:
-        return llvm.LLVMPointerType() if isinstance(typ.addr_space, IntAttr) else None
-
-
 def _flatten_address_spaces(module: ModuleOp) -> ModuleOp:
-    PatternRewriteWalker(
-        _FlatPointers(recursive=True), apply_recursively=False
-    ).rewrite_module(module)
+    """`!llvm.ptr<N>` -> `!llvm.ptr` everywhere in `module` (in place): result and
+    block-argument types, and types held by properties and attributes (a GEP's
+    element type, a global's type, a function's type), nested types included.
+
+    One walk over the IR with a memo of converted attributes: most types repeat,
+    and a type with no pointer in it maps to itself at the cost of one look-up."""
+    memo: dict[Attribute, Attribute] = {}
+    flat = functools.partial(_flat_type, memo=memo)
+    for op in module.walk():
+        for result in op.results:
+            if (new := flat(result.type)) is not result.type:
+                Rewriter.replace_value_with_new_type(result, new)
+        for table in (op.properties, op.attributes):
+            for name, attribute in table.items():
+                if (new := flat(attribute)) is not attribute:
+                    table[name] = new
+        for region in op.regions:
+            for block in region.blocks:
+                for argument in block.args:
+                    if (new := flat(argument.type)) is not argument.type:
+                        Rewriter.replace_value_with_new_type(argument, new)
     return module
+
+
+def _flat_type(attribute: Attribute, memo: dict[Attribute, Attribute]) -> Attribute:
+    """`attribute` with every pointer type in address space 0; `attribute` itself
+    (the same object) when it holds no pointer of another space."""
+    if (known := memo.get(attribute)) is not None:
+        return known
+    flat = attribute
+    if isinstance(attribute, llvm.LLVMPointerType):
+        if isinstance(attribute.addr_space, IntAttr) and attribute.addr_space.data:
+            flat = llvm.LLVMPointerType()
+    elif isinstance(attribute, ParametrizedAttribute):
+        parameters = [_flat_type(p, memo) for p in attribute.parameters]
+        if any(
+            n is not o for n, o in zip(parameters, attribute.parameters, strict=True)
+        ):
+            flat = type(attribute).new(parameters)
+    elif isinstance(attribute, ArrayAttr):
+        elements = [_flat_type(e, memo) for e in attribute.data]
+        if any(n is not o for n, o in zip(elements, attribute.data, strict=True)):
+            flat = ArrayAttr(elements)
+    memo[attribute] = flat
+    return flat
 
 
 # --------------------------------------------------------------------------------------
