@@ -17,9 +17,10 @@ Here, on a kernel whose body is a CFG (`scf` already lowered to `cf`):
    the blocks reachable from its start without passing a barrier.
 2. `LiveValues` classifies every use, region by region: the definition dominates it
    within the region (use the value), it is cheap (clone its definition there:
-   constants, work-item queries and casts of those), or it must be in the live
-   struct (stored right after its definition, loaded right before the use, as the
-   spec does: "stores are always created immediately after the definitions").
+   constants, work-item queries, casts and integer arithmetic but division, of
+   those), or it must be in the live struct (stored right after its definition,
+   loaded right before the use, as the spec does: "stores are always created
+   immediately after the definitions").
    A private array (`memref.alloca`) used across a barrier lives in the struct
    itself: its memref is the address of its field.
 3. `build_region_function` clones a region's blocks into
@@ -78,7 +79,32 @@ _CHEAP_CASTS = (
     arith.TruncFOp,
     arith.BitcastOp,
 )
-_REMATERIALISABLE = (arith.ConstantOp, *mux.QUERY_OPS, *_CHEAP_CASTS)
+# Integer arithmetic of a cycle or two: index computations such as `id * 2` or
+# `row - local_row` are recomputed from their operands rather than kept per
+# work-item. Divisions and remainders are not (tens of cycles each).
+_CHEAP_ARITHMETIC = (
+    arith.AddiOp,
+    arith.SubiOp,
+    arith.MuliOp,
+    arith.AndIOp,
+    arith.OrIOp,
+    arith.XOrIOp,
+    arith.ShLIOp,
+    arith.ShRUIOp,
+    arith.ShRSIOp,
+    arith.CmpiOp,
+    arith.SelectOp,
+    arith.MinUIOp,
+    arith.MaxUIOp,
+    arith.MinSIOp,
+    arith.MaxSIOp,
+)
+_REMATERIALISABLE = (
+    arith.ConstantOp,
+    *mux.QUERY_OPS,
+    *_CHEAP_CASTS,
+    *_CHEAP_ARITHMETIC,
+)
 
 
 @dataclass
@@ -258,15 +284,20 @@ class LiveValues:
     def __post_init__(self) -> None:
         self._stored: set[SSAValue] = set()
         self._arrays: set[SSAValue] = set()
+        self._rematerialisable: dict[SSAValue, bool] = {}
 
     def rematerialisable(self, value: SSAValue) -> bool:
-        if value in self.kernel_args:
-            return True
-        if not isinstance(value, OpResult) or not isinstance(
-            value.op, _REMATERIALISABLE
-        ):
-            return False
-        return all(self.rematerialisable(o) for o in value.op.operands)
+        """Whether `value` is recomputed where it is used: a kernel argument, or a
+        cheap op (`_REMATERIALISABLE`) of rematerialisable operands."""
+        known = self._rematerialisable.get(value)
+        if known is None:
+            known = value in self.kernel_args or (
+                isinstance(value, OpResult)
+                and isinstance(value.op, _REMATERIALISABLE)
+                and all(self.rematerialisable(o) for o in value.op.operands)
+            )
+            self._rematerialisable[value] = known
+        return known
 
     def add(self, value: SSAValue) -> None:
         if isinstance(value, OpResult) and isinstance(value.op, memref.AllocaOp):

@@ -19,6 +19,15 @@ into `get_group_id`, `get_local_id`, ... ops, which the same walk then defines.
 Defaults for a dimension out of range (the spec's "`i >= 3 ? 0 : ...`"): 0 for ids and
 offsets, 1 for sizes and counts. A constant dimension is resolved at compile time; a
 runtime one gets a bounds check (`select`) that never reads out of the array.
+**Required work-group sizes.** In a function that runs only for kernels with one
+and the same `mux.reqd_work_group_size` (the entry points that reach it through
+calls all have that size), `get_local_size` and `get_enqueued_local_size` of a
+constant dimension are that size, a constant: such a kernel runs only full
+work-groups (the spec's "the work-group size that must be used", which the runtime
+enforces: the global size must be a multiple of it). Constant sizes let LLVM know
+the trip counts and strides of everything indexed by them. `encode-kernel-metadata`
+gives a kernel this attribute when it is compiled for one local size.
+
 Sub-groups have the spec's default size 1: `get_sub_group_size` is 1 and
 `get_sub_group_local_id` is 0; the sub-group id, count and maximum size come from
 MuxWorkItemInfo, where `work-item-loops` set them. `isftz`, `usefast` and
@@ -61,7 +70,13 @@ from xdsl.rewriter import InsertPoint
 from dialects import attributes as mux_attrs
 from dialects import llvmx, mux
 from dialects.scheduling import WORK_GROUP_INFO, WORK_ITEM_INFO
-from lowering.utils import PassError, StructFields, const
+from lowering.utils import (
+    PassError,
+    StructFields,
+    const,
+    kernel_entry_points,
+    reachable_from,
+)
 
 # (struct, field, default) of the queries that read one element of an array field.
 _ARRAY_FIELDS: dict[type[Operation], tuple[str, str, int]] = {
@@ -110,8 +125,31 @@ def _constant_dim(dim: SSAValue) -> int | None:
     return None
 
 
+def required_sizes(module: ModuleOp) -> dict[str, tuple[int, ...]]:
+    """For each function that only entry points with the same required work-group
+    size reach (themselves included), that size."""
+    sizes: dict[str, set[tuple[int, ...] | None]] = {}
+    for entry in kernel_entry_points(module):
+        size = mux_attrs.REQD_WORK_GROUP_SIZE.get(entry)
+        for name in reachable_from(module, [entry.sym_name.data]):
+            sizes.setdefault(name, set()).add(size)
+    return {
+        name: next(iter(found))
+        for name, found in sizes.items()
+        if len(found) == 1 and None not in found
+    }
+
+
+_LOCAL_SIZES = (mux.GetLocalSizeOp, mux.GetEnqueuedLocalSizeOp)
+
+
+@dataclass(frozen=True)
 class DefineBuiltin(RewritePattern):
     """Replaces one work-item query or setter by its definition."""
+
+    required: dict[str, tuple[int, ...]]
+    """The required work-group size of the functions that have one
+    (`required_sizes`)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         kind = type(op)
@@ -134,7 +172,7 @@ class DefineBuiltin(RewritePattern):
             value = const(b, _CONSTANTS[kind], op.results[0].type)
             rewriter.replace(op, [], [value])
             return
-        structs = _structs_of(op, b)
+        structs, fn = _structs_of(op, b)
         result: SSAValue | None
         if kind in _I32_FIELDS:
             struct, field = _I32_FIELDS[kind]
@@ -142,6 +180,13 @@ class DefineBuiltin(RewritePattern):
         elif kind in _SETTERS:
             structs["wi"].store(op.operands[0], _SETTERS[kind])
             result = None
+        elif (
+            kind in _LOCAL_SIZES
+            and fn in self.required
+            and (dim := _constant_dim(op.operands[0])) is not None
+            and 0 <= dim < 3
+        ):
+            result = const(b, self.required[fn][dim])
         elif kind in _ARRAY_FIELDS:
             struct, field, default = _ARRAY_FIELDS[kind]
             result = _element(b, structs[struct], field, op.operands[0], default)
@@ -176,7 +221,8 @@ class DefineMemoryBarrier(RewritePattern):
             rewriter.replace(op, llvmx.FenceOp(_FENCES[ordering]))
 
 
-def _structs_of(op: Operation, b: Builder) -> dict[str, StructFields]:
+def _structs_of(op: Operation, b: Builder) -> tuple[dict[str, StructFields], str]:
+    """The scheduling structs of the function holding `op`, and its name."""
     fn = op.parent_op()
     while fn is not None and not isinstance(fn, func.FuncOp):
         fn = fn.parent_op()
@@ -188,10 +234,11 @@ def _structs_of(op: Operation, b: Builder) -> dict[str, StructFields]:
             "run add-sched-params first"
         )
     args = fn.body.blocks.first.args  # type: ignore[union-attr]
-    return {
+    structs = {
         "wi": StructFields(b, args[indices[0]], WORK_ITEM_INFO),
         "wg": StructFields(b, args[indices[1]], WORK_GROUP_INFO),
     }
+    return structs, fn.sym_name.data
 
 
 def _element(
@@ -271,6 +318,7 @@ class DefineMuxBuiltinsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         patterns = GreedyRewritePatternApplier(
-            [DefineBuiltin(), DefineMemoryBarrier()], dce_enabled=False
+            [DefineBuiltin(required_sizes(op)), DefineMemoryBarrier()],
+            dce_enabled=False,
         )
         PatternRewriteWalker(patterns).rewrite_module(op)

@@ -178,3 +178,41 @@ func.func @mixed() -> index {
   mux.mem_barrier scope(work_group) semantics(seq_cst | work_group_memory)
   func.return %id : index
 }
+
+// -----
+
+// In a function that only kernels with one required work-group size reach (here the
+// kernel and its helper), the local sizes of a constant dimension are constants; a
+// function another kernel without one also reaches keeps its loads.
+// CHECK-LABEL: func.func @sized(%wi: !llvm.ptr, %wg: !llvm.ptr) -> (index, index)
+// CHECK-NEXT:    %d = arith.constant 1 : i32
+// CHECK-NEXT:    %size = arith.constant 4 : index
+// CHECK-NEXT:    %enqueued = arith.constant 4 : index
+// CHECK-LABEL: func.func private @helper(%wi: !llvm.ptr, %wg: !llvm.ptr) -> index
+// CHECK-NEXT:    %d = arith.constant 0 : i32
+// CHECK-NEXT:    %size = arith.constant 8 : index
+// CHECK-LABEL: func.func private @shared(%wi: !llvm.ptr, %wg: !llvm.ptr) -> index
+// CHECK:         llvm.getelementptr inbounds %wg[0, 3, 0]
+// CHECK-LABEL: func.func @unsized
+func.func @sized() -> (index, index) attributes {mux.kernel = "entry-point", mux.reqd_work_group_size = array<i32: 8, 4, 1>} {
+  %d = arith.constant 1 : i32
+  %size = mux.get_local_size %d
+  %enqueued = mux.get_enqueued_local_size %d
+  %x = func.call @helper() : () -> index
+  %y = func.call @shared() : () -> index
+  func.return %size, %enqueued : index, index
+}
+func.func private @helper() -> index {
+  %d = arith.constant 0 : i32
+  %size = mux.get_local_size %d
+  func.return %size : index
+}
+func.func private @shared() -> index {
+  %d = arith.constant 0 : i32
+  %size = mux.get_local_size %d
+  func.return %size : index
+}
+func.func @unsized() -> index attributes {mux.kernel = "entry-point"} {
+  %y = func.call @shared() : () -> index
+  func.return %y : index
+}

@@ -82,6 +82,41 @@ func.func @live(%in: memref<?xi32, 1>, %out: memref<?xi32, 1>) attributes {mux.k
 
 // -----
 
+// Barrier tidying: integer arithmetic on rematerialisable values (here the global id
+// times 2, minus 1, compared with n) is recomputed after the barrier, not stored; a
+// division is stored (the struct holds the quotient only).
+// CHECK-LABEL: func.func private @"tidy.mux-barrier-region.1"
+// CHECK:         %[[Q:.*]] = llvm.getelementptr inbounds %live[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<"tidy.live", (i64)>
+// CHECK-NEXT:    %[[L:.*]] = llvm.load %[[Q]] : !llvm.ptr -> i64
+// CHECK-NEXT:    %half = arith.index_cast %[[L]] : i64 to index
+// CHECK:         memref.store %half
+// CHECK-NEXT:    %{{.*}} = arith.constant 0 : i32
+// CHECK-NEXT:    %[[GID:.*]] = mux.get_global_id %{{.*}}
+// CHECK-NEXT:    %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[TWICE:.*]] = arith.muli %[[GID]], %[[TWO]] : index
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[ODD:.*]] = arith.subi %[[TWICE]], %[[ONE]] : index
+// CHECK-NEXT:    %inside = arith.cmpi ult, %[[ODD]], %n : index
+// CHECK-LABEL: func.func @"tidy.mux-barrier-wrapper"
+func.func @tidy(%out: memref<?xindex, 1>, %n: index) attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %gid = mux.get_global_id %d0
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %twice = arith.muli %gid, %c2 : index
+  %odd = arith.subi %twice, %c1 : index
+  %half = arith.divui %n, %gid : index
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  memref.store %half, %out[%gid] : memref<?xindex, 1>
+  %inside = arith.cmpi ult, %odd, %n : index
+  scf.if %inside {
+    memref.store %odd, %out[%odd] : memref<?xindex, 1>
+  }
+  func.return
+}
+
+// -----
+
 // A barrier in a loop with a loop-carried value whose trip count is a kernel argument:
 // the scf.for becomes blocks; the region after the barrier loops back to the header
 // before the barrier, so the loop-carried sum (defined before the barrier in the
