@@ -45,6 +45,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnrealizedConversionCastOp,
     VectorType,
+    i8,
     i32,
     i64,
 )
@@ -61,6 +62,7 @@ from xdsl.rewriter import InsertPoint
 
 from dialects import mux
 from dialects.mux import AnyFloat, address_space_of
+from lowering.to_llvm.types import storage
 from lowering.utils import POINTER, PassError, const
 
 BARRIER = mux.WorkGroupBarrierOp
@@ -315,15 +317,50 @@ class LiveValues:
         return value in self._arrays
 
     def struct_type(self, name: str) -> LLVMStructType:
+        """The fields of one work-item, in field order (`field_of`)."""
         fields = [_llvm_type(v.type) for v in self.stored]
         for array in self.arrays:
             fields.append(_array_storage(array))
         return LLVMStructType(StringAttr(name), ArrayAttr(fields))
 
+    def layout(self, struct: LLVMStructType) -> LiveLayout:
+        """Where each field of `struct` is kept: see `LiveLayout`."""
+        fields = struct.types.data
+        sizes = [storage(f) for f in fields]
+        order = sorted(range(len(fields)), key=lambda i: -sizes[i][1])
+        starts = [0] * len(fields)
+        offset = 0
+        for i in order:
+            starts[i] = offset
+            offset += sizes[i][0]
+        alignment = max([LIVE_ALIGNMENT, *(a for _, a in sizes)])
+        return LiveLayout(starts, offset, alignment)
+
     def field_of(self, value: SSAValue) -> int:
         if value in self._stored:
             return self.stored.index(value)
         return len(self.stored) + self.arrays.index(value)  # type: ignore[arg-type]
+
+
+LIVE_ALIGNMENT = 64
+"""The least alignment of the live storage: a cache line, and the widest vector."""
+
+
+@dataclass(frozen=True)
+class LiveLayout:
+    """The live storage of a work-group, a struct of arrays: field `k` of every
+    work-item, one after the other, from byte `starts[k] * items` (`items`: the
+    work-items of the group), work-item `i`'s at index `i` of that array.
+
+    So the work-item loops read and write a field at consecutive addresses, which
+    LLVM vectorises with plain vector loads and stores (an array of structs needs
+    gathers and scatters). Fields are placed by decreasing alignment, and each size
+    is a multiple of its alignment, so every array is aligned."""
+
+    starts: list[int]
+    item_bytes: int
+    """The bytes of one work-item's fields: the storage is `item_bytes * items`."""
+    alignment: int
 
 
 def _array_storage(array: OpResult) -> Attribute:
@@ -375,9 +412,12 @@ class _RegionBuilder:
     ):
         self.split, self.region, self.live, self.struct = split, region, live, struct
         self.fn = fn
+        self.layout = live.layout(struct)
         entry = fn.body.blocks.first
         assert entry is not None
-        *params, self.slot = entry.args
+        self.entry = entry
+        *params, self.storage, self.item, self.items = entry.args
+        self.field_arrays: dict[int, SSAValue] = {}
         self.values: dict[SSAValue, SSAValue] = dict(
             zip(split.kernel.args, params, strict=True)
         )
@@ -393,9 +433,31 @@ class _RegionBuilder:
         for array in live.arrays:  # private arrays: their field in the struct
             self.values[array] = self._from_struct_address(b, array)
 
+    def _field_array(self, index: int) -> SSAValue:
+        """The array of field `index` (at the start of the function, once)."""
+        if index not in self.field_arrays and self.layout.starts[index] == 0:
+            self.field_arrays[index] = self.storage
+        if index not in self.field_arrays:
+            first = self.entry.first_op
+            b = Builder(
+                InsertPoint.before(first) if first else InsertPoint.at_end(self.entry)
+            )
+            start = const(b, self.layout.starts[index], i64)
+            offset = b.insert(arith.MuliOp(self.items, start)).result
+            array = b.insert(
+                GEPOp.from_mixed_indices(self.storage, [offset], i8, inbounds=True)
+            ).result
+            array.name_hint = f"field{index}"
+            self.field_arrays[index] = array
+        return self.field_arrays[index]
+
     def _address(self, b: Builder, value: SSAValue) -> SSAValue:
+        """The address of this work-item's field of `value`."""
         index = self.live.field_of(value)
-        gep = GEPOp(self.slot, [0, index], self.struct, inbounds=True)
+        field_type = self.struct.types.data[index]
+        gep = GEPOp.from_mixed_indices(
+            self._field_array(index), [self.item], field_type, inbounds=True
+        )
         return b.insert(gep).result
 
     def _from_struct_address(self, b: Builder, array: SSAValue) -> SSAValue:
@@ -492,14 +554,16 @@ def build_region_function(
     struct: LLVMStructType,
     name: str,
 ) -> func.FuncOp:
-    """`@name(<kernel params>, %live: !llvm.ptr) -> i32` running `region` for one
-    work-item, whose slot of the live struct is `%live`."""
-    inputs = [*split.kernel.function_type.inputs.data, POINTER]
+    """`@name(<kernel params>, %live: !llvm.ptr, %item: i64, %items: i64) -> i32`
+    running `region` for work-item `%item` (its local linear id) of `%items`, whose
+    live values are in the storage `%live` (`LiveLayout`)."""
+    inputs = [*split.kernel.function_type.inputs.data, POINTER, i64, i64]
     fn = func.FuncOp(name, (inputs, [i32]), visibility="private")
     entry = fn.body.blocks.first
     assert entry is not None
     for arg, original in zip(entry.args, split.kernel.args, strict=False):
         arg.name_hint = original.name_hint
-    entry.args[-1].name_hint = "live"
+    for arg, hint in zip(entry.args[-3:], ("live", "item", "items"), strict=True):
+        arg.name_hint = hint
     _RegionBuilder(split, region, live, struct, fn).build()
     return fn

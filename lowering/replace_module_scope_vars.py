@@ -84,7 +84,6 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     UnitAttr,
     UnrealizedConversionCastOp,
-    VectorType,
     i8,
     i64,
 )
@@ -94,13 +93,8 @@ from xdsl.rewriter import InsertPoint
 
 from dialects import attributes as mux_attrs
 from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
-from lowering.to_llvm.types import (
-    ConversionError,
-    bit_width,
-    convert_type,
-    element_type,
-    natural_alignment,
-)
+from lowering.to_llvm.types import ConversionError, round_up
+from lowering.to_llvm.types import storage as type_storage
 from lowering.utils import PassError, append_arguments, callers_of, functions
 
 BUFFER_NAME = "local_vars"
@@ -114,34 +108,12 @@ _USES = (memref.GetGlobalOp, llvm.AddressOfOp)
 # --------------------------------------------------------------------------------------
 
 
-def _round_up(value: int, alignment: int) -> int:
-    return -(-value // alignment) * alignment
-
-
 def storage(type_: Attribute) -> tuple[int, int]:
-    """(size, alignment) in bytes of a value of `type_` in memory: an integer,
-    index, float, vector or pointer is aligned to its size rounded up to a power of
-    two (a 3-element vector as a 4-element one), and its size is rounded up to that
-    alignment, as in an array; `!llvm.array` and `!llvm.struct` have LLVM's natural
-    layout."""
-    if isinstance(type_, llvm.LLVMArrayType):
-        size, alignment = storage(type_.type)
-        return size * type_.size.data, alignment
-    if isinstance(type_, llvm.LLVMStructType):
-        offset, alignment = 0, 1
-        for member in type_.types.data:
-            size, align = storage(member)
-            offset = _round_up(offset, align) + size
-            alignment = max(alignment, align)
-        return _round_up(offset, alignment), alignment
+    """(size, alignment) in bytes of a variable of `type_` (`types.storage`)."""
     try:
-        scalar = convert_type(type_)
-        alignment = natural_alignment(scalar)
-        lanes = scalar.get_shape()[0] if isinstance(scalar, VectorType) else 1
-        bits = bit_width(element_type(scalar)) * lanes
+        return type_storage(type_)
     except ConversionError as error:
         raise PassError(f"replace-module-scope-vars: {error}") from error
-    return _round_up(max(1, -(-bits // 8)), alignment), alignment
 
 
 # --------------------------------------------------------------------------------------
@@ -308,11 +280,11 @@ def find_module_scope_locals(module: ModuleOp) -> ModuleScopeLocals:
     for name in found.globals:
         if name in used:
             size, alignment = storages[name]
-            offset = _round_up(offset, alignment)
+            offset = round_up(offset, alignment)
             found.variables[name] = LocalVariable(name, offset, size, alignment)
             offset += size
             found.alignment = max(found.alignment, alignment)
-    found.size = _round_up(offset, found.alignment)
+    found.size = round_up(offset, found.alignment)
     callers = callers_of(module)
     work = list(found.users)
     while work:

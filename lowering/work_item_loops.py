@@ -29,12 +29,13 @@ creates
 in the work-group need to execute the first barrier region before beginning the
 second". A kernel with `mux.work_group_barrier`s has its `scf` lowered to `cf`, is
 split into barrier regions, and each region becomes a function
-`@k.mux-barrier-region.<i>(<params>, %live: !llvm.ptr) -> i32` that runs it for one
-work-item and returns the region to run next (0: the kernel returned); the values
-crossing a barrier live in a per-work-item struct `<k>.live`
-(`lowering/barrier_regions.py` has the analysis). The wrapper allocates one struct
-per work-item, and has one block per region: a `mux.mem_barrier` with the semantics
-of the barrier that leads there ("the control aspect of the barrier has been
+`@k.mux-barrier-region.<i>(<params>, %live: !llvm.ptr, %item: i64, %items: i64) -> i32`
+that runs it for work-item `%item` and returns the region to run next (0: the kernel
+returned); the values crossing a barrier live in the work-group's live storage
+`%live`, a struct of arrays with one element per work-item
+(`lowering/barrier_regions.py` has the analysis and the layout). The wrapper
+allocates the storage, and has one block per region: a `mux.mem_barrier` with the
+semantics of the barrier that leads there ("the control aspect of the barrier has been
 satisfied by the loops, so it has been decomposed to just a memory barrier"), the
 work-item loops calling the region's function, and a `cf.switch` on the id returned.
 The barrier's `schedule` picks the loops of the region after it: `unordered` (the
@@ -70,10 +71,11 @@ from xdsl.dialects.builtin import (
     DenseIntElementsAttr,
     ModuleOp,
     VectorType,
+    i8,
     i32,
     i64,
 )
-from xdsl.dialects.llvm import AllocaOp, GEPOp, LLVMStructType, LoadOp, StoreOp
+from xdsl.dialects.llvm import AllocaOp, LoadOp, StoreOp
 from xdsl.ir import Block, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
@@ -85,6 +87,7 @@ from dialects.mux import BarrierSchedule
 from lowering.barrier_regions import (
     BARRIER,
     BarrierSplit,
+    LiveLayout,
     build_region_function,
     find_live_values,
     split_at_barriers,
@@ -292,7 +295,7 @@ def _schedule(module: ModuleOp, kernel: func.FuncOp) -> list[func.FuncOp]:
         build_region_function(split, r, live, struct, f"{base}{REGION_SUFFIX}{r.index}")
         for r in split.regions
     ]
-    _dispatch(b, wrapper, group, split, regions, struct)
+    _dispatch(b, wrapper, group, split, regions, live.layout(struct))
     return [*regions, wrapper]
 
 
@@ -302,14 +305,15 @@ def _dispatch(
     group: _WorkGroup,
     split: BarrierSplit,
     regions: list[func.FuncOp],
-    struct: LLVMStructType,
+    layout: LiveLayout,
 ) -> None:
     """The wrapper's body with barriers: one block per region, each running the
     region's function for every work-item (their live structs in one array), then
     branching on the region id the work-items returned (0: the kernel returned)."""
     count = from_index(b, _work_group_size(b, group.sizes), i64)
-    live_structs = b.insert(AllocaOp(count, struct)).res
-    live_structs.name_hint = "live"
+    size = b.insert(arith.MuliOp(count, const(b, layout.item_bytes, i64))).result
+    storage = b.insert(AllocaOp(size, i8, layout.alignment)).res
+    storage.name_hint = "live"
     next_region = alloca(b, i32, "next_region")
     args = list(wrapper.args)
     blocks = [Block() for _ in regions]
@@ -327,10 +331,10 @@ def _dispatch(
         def call(inner: Builder, linear: SSAValue | None, function=function) -> None:
             assert linear is not None
             index = from_index(inner, linear, i64)
-            gep = GEPOp.from_mixed_indices(live_structs, [index], struct, inbounds=True)
-            slot = inner.insert(gep).result
             result = inner.insert(
-                func.CallOp(function.sym_name.data, [*args, slot], [i32])
+                func.CallOp(
+                    function.sym_name.data, [*args, storage, index, count], [i32]
+                )
             ).res[0]
             inner.insert(StoreOp(result, next_region))
 

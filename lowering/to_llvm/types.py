@@ -628,3 +628,35 @@ class RoundingDivisionToLLVM(RewritePattern):
             return
         lhs, rhs = llvm_operands(op, rewriter)
         replace_op(rewriter, op, [self.build(rewriter, lhs, rhs)])
+
+
+# --------------------------------------------------------------------------------------
+# Layout in memory.
+# --------------------------------------------------------------------------------------
+
+
+def round_up(value: int, alignment: int) -> int:
+    return -(-value // alignment) * alignment
+
+
+def storage(type_: Attribute) -> tuple[int, int]:
+    """(size, alignment) in bytes of a value of `type_` in memory: an integer,
+    index, float, vector or pointer is aligned to its size rounded up to a power of
+    two (a 3-element vector as a 4-element one), and its size is rounded up to that
+    alignment, as in an array; `!llvm.array` and `!llvm.struct` have LLVM's natural
+    layout."""
+    if isinstance(type_, llvm.LLVMArrayType):
+        size, alignment = storage(type_.type)
+        return size * type_.size.data, alignment
+    if isinstance(type_, llvm.LLVMStructType):
+        offset, alignment = 0, 1
+        for member in type_.types.data:
+            size, align = storage(member)
+            offset = round_up(offset, align) + size
+            alignment = max(alignment, align)
+        return round_up(offset, alignment), alignment
+    scalar = convert_type(type_)
+    alignment = natural_alignment(scalar)
+    lanes = scalar.get_shape()[0] if isinstance(scalar, VectorType) else 1
+    bits = bit_width(element_type(scalar)) * lanes
+    return round_up(max(1, -(-bits // 8)), alignment), alignment

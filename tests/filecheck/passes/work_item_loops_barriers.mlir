@@ -3,31 +3,37 @@
 // work-item-loops with barriers: each barrier region becomes a function that runs it
 // for one work-item and returns the region to run next (0: the kernel returned); the
 // wrapper runs every region for all work-items, with the barrier's fence in between.
+// Region functions take the live storage of the work-group (`%live`, a struct of
+// arrays: one array per live value, one element per work-item), the work-item's
+// local linear id (`%item`) and the number of work-items (`%items`).
 
 // The spec's first barrier example (compiler-utils-passes.rst, WorkItemLoopsPass):
 //   id = get_local_linear_id(); out[id * 2] = in[id]; barrier; out[id * 2 + 1] = in[id] * 4;
 // `id` is a work-item query: recomputed after the barrier, nothing is stored.
-// CHECK-LABEL: func.func private @"old_kernel.mux-barrier-region.0"(%in: memref<?xi32, 1 : i64>, %out: memref<?xi32, 1 : i64>, %live: !llvm.ptr) -> i32 {
+// CHECK-LABEL: func.func private @"old_kernel.mux-barrier-region.0"(%in: memref<?xi32, 1 : i64>, %out: memref<?xi32, 1 : i64>, %live: !llvm.ptr, %item: i64, %items: i64) -> i32 {
 // CHECK-NEXT:    %id = mux.get_local_linear_id
 // CHECK-NEXT:    %v = memref.load %in[%id]
 // CHECK:         memref.store %v, %out[%i0]
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK-NEXT:    func.return %[[ONE]] : i32
-// CHECK-LABEL: func.func private @"old_kernel.mux-barrier-region.1"(%in: memref<?xi32, 1 : i64>, %out: memref<?xi32, 1 : i64>, %live: !llvm.ptr) -> i32 {
+// CHECK-LABEL: func.func private @"old_kernel.mux-barrier-region.1"(%in: memref<?xi32, 1 : i64>, %out: memref<?xi32, 1 : i64>, %live: !llvm.ptr, %item: i64, %items: i64) -> i32 {
 // CHECK-NEXT:    %id = mux.get_local_linear_id
 // CHECK-NEXT:    %w = memref.load %in[%id]
 // CHECK-NOT:     llvm.load
 // CHECK:         %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    func.return %[[ZERO]] : i32
-// The wrapper: one live struct per work-item (empty here), region 0's loops, then a
-// switch on the region returned; region 1 starts with the barrier's fence.
+// The wrapper: the live storage (0 bytes per work-item here), region 0's loops, then
+// a switch on the region returned; region 1 starts with the barrier's fence.
 // CHECK-LABEL: func.func @"old_kernel.mux-barrier-wrapper"
-// CHECK:         %live = llvm.alloca %{{.*}} x !llvm.struct<"old_kernel.live", ()>
+// CHECK:         %[[ITEMS:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK-NEXT:    %[[PER_ITEM:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    %[[BYTES:.*]] = arith.muli %[[ITEMS]], %[[PER_ITEM]] : i64
+// CHECK-NEXT:    %live = llvm.alloca %[[BYTES]] x i8 {alignment = 64 : i64}
 // CHECK:         %next_region = llvm.alloca
 // CHECK-NEXT:    cf.br ^[[R0:.*]]
 // CHECK-NEXT:  ^[[R0]]:
-// CHECK:               %[[SLOT:.*]] = llvm.getelementptr inbounds %live[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.struct<"old_kernel.live", ()>
-// CHECK-NEXT:          %[[NEXT:.*]] = func.call @"old_kernel.mux-barrier-region.0"(%in, %out, %[[SLOT]])
+// CHECK:               %[[ITEM:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK-NEXT:          %[[NEXT:.*]] = func.call @"old_kernel.mux-barrier-region.0"(%in, %out, %live, %[[ITEM]], %[[ITEMS]])
 // CHECK-NEXT:          llvm.store %[[NEXT]], %next_region : i32, !llvm.ptr
 // CHECK:         %[[N:.*]] = llvm.load %next_region : !llvm.ptr -> i32
 // CHECK-NEXT:    cf.switch %[[N]] : i32, [
@@ -59,14 +65,14 @@ func.func @old_kernel(%in: memref<?xi32, 1>, %out: memref<?xi32, 1>) attributes 
 // -----
 
 // The spec's live-variable example: x = in[id] * 4; barrier; out[id] = x.
-// x is stored into the work-item's live struct right after its definition, and
-// loaded in the region after the barrier.
+// x is stored into the work-item's element of its array (the only one: it starts at
+// %live) right after its definition, and loaded in the region after the barrier.
 // CHECK-LABEL: func.func private @"live.mux-barrier-region.0"
 // CHECK:         %x = arith.muli %v, %{{.*}} : i32
-// CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %live[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<"live.live", (i32)>
+// CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %live[%item] : (!llvm.ptr, i64) -> !llvm.ptr, i32
 // CHECK-NEXT:    llvm.store %x, %[[P]] : i32, !llvm.ptr
 // CHECK-LABEL: func.func private @"live.mux-barrier-region.1"
-// CHECK:         %[[Q:.*]] = llvm.getelementptr inbounds %live[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<"live.live", (i32)>
+// CHECK:         %[[Q:.*]] = llvm.getelementptr inbounds %live[%item] : (!llvm.ptr, i64) -> !llvm.ptr, i32
 // CHECK-NEXT:    %x = llvm.load %[[Q]] : !llvm.ptr -> i32
 // CHECK-NEXT:    %id = mux.get_local_linear_id
 // CHECK-NEXT:    memref.store %x, %out[%id]
@@ -86,7 +92,7 @@ func.func @live(%in: memref<?xi32, 1>, %out: memref<?xi32, 1>) attributes {mux.k
 // times 2, minus 1, compared with n) is recomputed after the barrier, not stored; a
 // division is stored (the struct holds the quotient only).
 // CHECK-LABEL: func.func private @"tidy.mux-barrier-region.1"
-// CHECK:         %[[Q:.*]] = llvm.getelementptr inbounds %live[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<"tidy.live", (i64)>
+// CHECK:         %[[Q:.*]] = llvm.getelementptr inbounds %live[%item] : (!llvm.ptr, i64) -> !llvm.ptr, i64
 // CHECK-NEXT:    %[[L:.*]] = llvm.load %[[Q]] : !llvm.ptr -> i64
 // CHECK-NEXT:    %half = arith.index_cast %[[L]] : i64 to index
 // CHECK:         memref.store %half
@@ -128,7 +134,9 @@ func.func @tidy(%out: memref<?xindex, 1>, %n: index) attributes {mux.kernel = "e
 // CHECK:         llvm.load %{{.*}} : !llvm.ptr -> f32
 // CHECK:         func.return
 // CHECK-LABEL: func.func @"loop.mux-barrier-wrapper"
-// CHECK:         llvm.alloca %{{.*}} x !llvm.struct<"loop.live", ({{.*}})>
+// CHECK:         %[[PER_ITEM:.*]] = arith.constant 12 : i64
+// CHECK-NEXT:    %[[BYTES:.*]] = arith.muli %{{.*}}, %[[PER_ITEM]] : i64
+// CHECK-NEXT:    %live = llvm.alloca %[[BYTES]] x i8
 // CHECK:         cf.switch %{{.*}} : i32, [
 // CHECK-NEXT:    default: ^{{.*}},
 // CHECK-NEXT:      1: ^{{.*}}
@@ -154,12 +162,12 @@ func.func @loop(%data: memref<?xf32, 1>, %n: index) attributes {mux.kernel = "en
 // A private array written before a barrier and read after it lives in the struct:
 // its memref is the address of its field, in every region.
 // CHECK-LABEL: func.func private @"private_array.mux-barrier-region.0"
-// CHECK-NEXT:    %[[A:.*]] = llvm.getelementptr inbounds %live[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<"private_array.live", (!llvm.array<4 x f32>)>
+// CHECK-NEXT:    %[[A:.*]] = llvm.getelementptr inbounds %live[%item] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<4 x f32>
 // CHECK-NEXT:    %array = builtin.unrealized_conversion_cast %[[A]] : !llvm.ptr to memref<4xf32>
 // CHECK-NOT:     memref.alloca
 // CHECK:         memref.store %{{.*}}, %array[%{{.*}}] : memref<4xf32>
 // CHECK-LABEL: func.func private @"private_array.mux-barrier-region.1"
-// CHECK-NEXT:    %[[B:.*]] = llvm.getelementptr inbounds %live[0, 0]
+// CHECK-NEXT:    %[[B:.*]] = llvm.getelementptr inbounds %live[%item]
 // CHECK-NEXT:    %array = builtin.unrealized_conversion_cast %[[B]] : !llvm.ptr to memref<4xf32>
 // CHECK:         memref.load %array[%{{.*}}] : memref<4xf32>
 func.func @private_array(%out: memref<?xf32, 1>) attributes {mux.kernel = "entry-point"} {
@@ -253,19 +261,25 @@ func.func @uniform_if(%out: memref<?xi32, 1>, %flag: i1) attributes {mux.kernel 
 
 // Nested loops with a barrier at each depth: the outer accumulator, the outer
 // induction variable, the inner induction variable and the inner accumulator all
-// cross a barrier.
+// cross a barrier. Their arrays are placed by decreasing alignment: the two i64 ones
+// at bytes 0 and 8 * items, the i32 ones at 16 * items and 20 * items.
 // CHECK-LABEL: func.func private @"nested.mux-barrier-region.0"
 // CHECK:         llvm.store %a, %{{.*}} : i32, !llvm.ptr
 // CHECK-LABEL: func.func private @"nested.mux-barrier-region.1"
+// CHECK-NEXT:    %[[S3:.*]] = arith.constant 20 : i64
+// CHECK-NEXT:    %[[O3:.*]] = arith.muli %items, %[[S3]] : i64
+// CHECK-NEXT:    %field3 = llvm.getelementptr inbounds %live[%[[O3]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
 // CHECK:         %a = llvm.load %{{.*}} : !llvm.ptr -> i32
 // CHECK:         %b1 = arith.addi %b, %one : i32
-// CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %live[0, 3]
+// CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %field3[%item] : (!llvm.ptr, i64) -> !llvm.ptr, i32
 // CHECK-NEXT:    llvm.store %b1, %[[P]] : i32, !llvm.ptr
 // CHECK-LABEL: func.func private @"nested.mux-barrier-region.2"
-// CHECK:         %[[Q:.*]] = llvm.getelementptr inbounds %live[0, 3]
+// CHECK:         %[[Q:.*]] = llvm.getelementptr inbounds %field3[%item]
 // CHECK-NEXT:    %b1 = llvm.load %[[Q]] : !llvm.ptr -> i32
 // CHECK-LABEL: func.func @"nested.mux-barrier-wrapper"
-// CHECK:         llvm.alloca %{{.*}} x !llvm.struct<"nested.live", (i32, i64, i64, i32)>
+// CHECK:         %[[PER_ITEM:.*]] = arith.constant 24 : i64
+// CHECK-NEXT:    %[[BYTES:.*]] = arith.muli %{{.*}}, %[[PER_ITEM]] : i64
+// CHECK-NEXT:    %live = llvm.alloca %[[BYTES]] x i8 {alignment = 64 : i64}
 // CHECK:         cf.switch %{{.*}} : i32, [
 // CHECK-NEXT:    default: ^{{.*}},
 // CHECK-NEXT:      1: ^{{.*}},
