@@ -22,7 +22,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from dialects import attributes as mux_attrs
 from lowering.compute_local_memory_usage import local_memory_usage
-from mux.compiler import CompiledKernel, compile_kernel, parse, source_hash
+from mux.compiler import CompiledKernel, compile_kernel, parse_cached, source_hash
 from mux.errors import CompileError, LaunchError
 from mux.runtime import (
     LOCAL_MEMORY_SIZE,
@@ -48,10 +48,13 @@ def load(path: str | os.PathLike[str], *, fast: bool = False) -> Program:
 
 
 class Program:
-    """A verified module and its kernels."""
+    """A verified module and its kernels.
+
+    `module` is shared with every other `Program` of the same source text (parsed
+    once, `mux.compiler.parse_cached`): read it, do not change it."""
 
     def __init__(self, source: str, *, fast: bool = False, name: str = "<source>"):
-        self.module = parse(source, name)
+        self.module = parse_cached(source, name)
         self._hash = source_hash(source)
         self._fast = fast
         self._kernels: dict[str, Kernel] = {}

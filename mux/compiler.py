@@ -71,6 +71,26 @@ def parse(source: str, name: str = "<source>") -> ModuleOp:
         return _parse(source, name)
 
 
+_PARSED: dict[str, ModuleOp] = {}
+PARSED_CACHE_SIZE = 64
+"""How many parsed sources `parse_cached` keeps (the least recently used goes)."""
+
+
+def parse_cached(source: str, name: str = "<source>") -> ModuleOp:
+    """`parse`, remembered by the hash of `source`: the same text compiled again
+    (a new `mux.compile` or `mux.load` of it) is not parsed and verified again. The
+    module is shared by all who asked for that text: it must not be changed
+    (`compile_kernel` works on a copy)."""
+    key = source_hash(source)
+    module = _PARSED.pop(key, None)
+    if module is None:
+        module = parse(source, name)
+        while len(_PARSED) >= PARSED_CACHE_SIZE:
+            _PARSED.pop(next(iter(_PARSED)))
+    _PARSED[key] = module  # the most recently used last
+    return module
+
+
 def _parse(source: str, name: str) -> ModuleOp:
     try:
         module = Parser(context(), source, name).parse_module()

@@ -23,7 +23,7 @@ the run goes on. The results are checked once more after the timed runs.
 
 Compile latency, on a small launch with the benchmark's local size (so that the same
 specialised variant is compiled): mux "cold" is source text to first result with the
-compile caches cleared (`mux.compiler._CACHE`, `mux.backend.jit.clear_cache()`) in
+compile caches cleared (`mux.compiler._CACHE` and `_PARSED`, `mux.backend.jit`) in
 this already warm process (parse, then compile, then launch), "cached" is a new
 `mux.load` of the same source and its first launch with the caches warm, "relaunch" a
 second launch of the same kernel; PoCL's is its program build plus its first launch
@@ -730,6 +730,7 @@ def mux_latency(problem: Problem, reps: int, threads: int) -> dict[str, Any]:
         _KEEP_ALIVE.extend(mux.compiler._CACHE.values())
         _KEEP_ALIVE.extend(jit._cache.values())
         mux.compiler._CACHE.clear()
+        mux.compiler._PARSED.clear()
         jit.clear_cache()
         out = problem.output.copy()
         args = mux_args(problem, problem.inputs, out)
