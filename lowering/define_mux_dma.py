@@ -243,7 +243,7 @@ class DefineTransfer(RewritePattern):
         inner.insert(scf.YieldOp())
         b.insert(scf.IfOp(first, [], Region(then)))
         event = op.event if op.event is not None else const(b, 0, EVENT_TYPE)
-        rewriter.replace_op(op, [], [event])
+        rewriter.replace(op, [], [event])
 
 
 class DefineWait(RewritePattern):
@@ -252,7 +252,7 @@ class DefineWait(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mux.DmaWaitOp, rewriter: PatternRewriter, /):
         barrier = mux.WorkGroupBarrierOp(0, mux.MemScope.WORK_GROUP, WAIT_SEMANTICS)
-        rewriter.replace_op(op, barrier)
+        rewriter.replace(op, barrier)
 
 
 # --------------------------------------------------------------------------------------
