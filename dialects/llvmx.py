@@ -1,11 +1,11 @@
 """The `llvmx` dialect: the LLVM instructions xDSL's `llvm` dialect lacks.
 
 xDSL 0.74's `llvm` dialect has no float-to-integer casts, no `addrspacecast`, no
-`extractelement`, no `switch`, and no atomics. Our conversions to LLVM need them, so
-they live here, one op per LLVM instruction, with the syntax of MLIR's `llvm` dialect
-where it has the instruction (`llvmx.atomicrmw add %p, %v seq_cst : !llvm.ptr, i32`
-reads like MLIR's `llvm.atomicrmw`). The backend (`mux.backend.llvm_ir`) translates
-them to LLVM IR.
+`extractelement`, no `switch`, no atomics and no `llvm.memcpy`. Our conversions to
+LLVM need them, so they live here, one op per LLVM instruction, with the syntax of
+MLIR's `llvm` dialect where it has the instruction (`llvmx.atomicrmw add %p, %v
+seq_cst : !llvm.ptr, i32` reads like MLIR's `llvm.atomicrmw`). The backend
+(`mux.backend.llvm_ir`) translates them to LLVM IR.
 
 The verifiers check what the LLVM Language Reference requires of each instruction,
 so that an invalid op is reported on the op rather than by LLVM's IR verifier on the
@@ -677,6 +677,36 @@ class CmpXchgOp(IRDLOperation):
             )
 
 
+# --------------------------------------------------------------------------------------
+# Memory intrinsics.
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class MemcpyOp(IRDLOperation):
+    """LLVM's `llvm.memcpy` intrinsic (MLIR's `llvm.intr.memcpy`, non-volatile):
+    copies `len` bytes from `src` to `dst`; the two ranges do not overlap. The
+    pointers may be in any address spaces; `len` is an integer."""
+
+    name = "llvmx.memcpy"
+
+    dst = operand_def(LLVMPointerType)
+    src = operand_def(LLVMPointerType)
+    len = operand_def(IntegerType)
+
+    assembly_format = (
+        "$dst `,` $src `,` $len attr-dict `:` type($dst) `,` type($src) `,` type($len)"
+    )
+
+    def __init__(
+        self,
+        dst: SSAValue | Operation,
+        src: SSAValue | Operation,
+        len: SSAValue | Operation,
+    ):
+        super().__init__(operands=[dst, src, len])
+
+
 Llvmx = Dialect(
     "llvmx",
     [
@@ -690,6 +720,7 @@ Llvmx = Dialect(
         FenceOp,
         AtomicRMWOp,
         CmpXchgOp,
+        MemcpyOp,
     ],
     [AtomicOrderingAttr, AtomicBinOpAttr],
 )

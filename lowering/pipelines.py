@@ -7,7 +7,8 @@ work-groups, and finally code generation, here our conversion to the `llvm` dial
 Module-scope local variables become a buffer per work-group
 (`replace-module-scope-vars`) before the work-items are scheduled, so that
 `work-item-loops` sees the buffer as a kernel argument, the same for all
-work-items.
+work-items. The DMA builtins are defined (`define-mux-dma`) before the barriers are
+prepared, since each `dma_wait` becomes a work-group barrier.
 
 `mux-opt -p host` runs the whole pipeline; `HostPipeline().passes()` lists its steps,
 each of which `mux-opt -p <name>` runs alone (docs/tutorial.md follows them).
@@ -26,6 +27,7 @@ from lowering.add_entry_hook import AddEntryHookPass
 from lowering.add_kernel_wrapper import AddKernelWrapperPass
 from lowering.add_sched_params import AddSchedParamsPass
 from lowering.define_mux_builtins import DefineMuxBuiltinsPass
+from lowering.define_mux_dma import DefineMuxDmaPass
 from lowering.encode_kernel_metadata import EncodeKernelMetadataPass
 from lowering.prepare_barriers import PrepareBarriersPass
 from lowering.reduce_to_func import ReduceToFuncPass
@@ -74,6 +76,7 @@ class HostPipeline(ModulePass):
         passes += [
             ReplaceModuleScopeVarsPass(),
             ReplaceMuxMathDeclsPass(fast=self.fast),
+            DefineMuxDmaPass(),  # its waits are barriers: before prepare-barriers
             PrepareBarriersPass(),
             WorkItemLoopsPass(),
             AddSchedParamsPass(),

@@ -4,7 +4,8 @@ A thin layer over xDSL's `xdsl.backend.llvm`: xDSL's `convert_op` translates the
 `llvm` ops and its `convert_type` the types; this module drives it and adds what it
 lacks or gets wrong in xDSL 0.74:
 
-- the `llvmx` ops (casts, `extractelement`, `freeze`, `switch`, fences, atomics);
+- the `llvmx` ops (casts, `extractelement`, `freeze`, `switch`, fences, atomics,
+  `memcpy`);
 - function linkage (xDSL ignores `llvm.func`'s linkage: every function came out
   external) and function attributes;
 - atomic loads and stores (xDSL drops the ordering and emits a plain load/store),
@@ -565,6 +566,16 @@ def _cmpxchg(op: llvmx.CmpXchgOp, builder, values, _blocks) -> None:
     )
 
 
+def _memcpy(op: llvmx.MemcpyOp, builder, values, _blocks) -> None:
+    """`call void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1 false)`, the intrinsic
+    declared with LLVM's type-mangled name for the operand types."""
+    operands = [values[op.dst], values[op.src], values[op.len]]
+    intrinsic = builder.module.declare_intrinsic(
+        "llvm.memcpy", [o.type for o in operands]
+    )
+    builder.call(intrinsic, [*operands, ir.Constant(ir.IntType(1), 0)])
+
+
 def _load(op: llvm.LoadOp, builder, values, blocks) -> None:
     ordering = op.ordering.value.data
     if ordering == 0:
@@ -672,6 +683,7 @@ _TRANSLATORS: dict[type[Operation], Translator] = {
     llvmx.FenceOp: _fence,
     llvmx.AtomicRMWOp: _atomic_rmw,
     llvmx.CmpXchgOp: _cmpxchg,
+    llvmx.MemcpyOp: _memcpy,
     llvm.CondBrOp: _cond_br,
     llvm.LoadOp: _load,
     llvm.StoreOp: _store,

@@ -100,6 +100,22 @@ llvm.func @atomics(%p: !llvm.ptr<1>, %v: i32, %f: f32) -> i32 {
   llvm.br ^join(%v : i32)
 }
 
+// llvmx.memcpy is the llvm.memcpy intrinsic, declared once per type signature under
+// its mangled name, non-volatile; the address spaces are flattened to 0.
+// CHECK-LABEL: define void @"copy"(ptr %"d", ptr %"s", i64 %"n", i32 %"m")
+// CHECK-NEXT: {
+// CHECK-NEXT: bb0:
+// CHECK-NEXT: call void @"llvm.memcpy.p0.p0.i64"(ptr %"d", ptr %"s", i64 %"n", i1 0)
+// CHECK-NEXT: call void @"llvm.memcpy.p0.p0.i64"(ptr %"s", ptr %"d", i64 %"n", i1 0)
+// CHECK-NEXT: call void @"llvm.memcpy.p0.p0.i32"(ptr %"s", ptr %"d", i32 %"m", i1 0)
+// CHECK-NEXT: ret void
+llvm.func @copy(%d: !llvm.ptr<3>, %s: !llvm.ptr<1>, %n: i64, %m: i32) {
+  llvmx.memcpy %d, %s, %n : !llvm.ptr<3>, !llvm.ptr<1>, i64
+  llvmx.memcpy %s, %d, %n : !llvm.ptr<1>, !llvm.ptr<3>, i64
+  llvmx.memcpy %s, %d, %m : !llvm.ptr<1>, !llvm.ptr<3>, i32
+  llvm.return
+}
+
 // ASM: vadd:
 // ASM: atomics:
 // ASM: lock

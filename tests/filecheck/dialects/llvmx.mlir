@@ -114,3 +114,17 @@ llvm.func @atomics(%p: !llvm.ptr<1>, %i: i32, %f: f32, %q: !llvm.ptr) {
   %16 = llvm.extractvalue %13[1] : !llvm.struct<(i32, i1)>
   llvm.return
 }
+
+// -----
+
+// memcpy between pointers of any address spaces, the length an integer of any width.
+// CHECK-LABEL: llvm.func @memcpy
+llvm.func @memcpy(%local: !llvm.ptr<3>, %global: !llvm.ptr<1>, %p: !llvm.ptr, %n: i64, %m: i32) {
+  // CHECK-NEXT: llvmx.memcpy %local, %global, %n : !llvm.ptr<3>, !llvm.ptr<1>, i64
+  // CHECK-NEXT: llvmx.memcpy %global, %local, %m : !llvm.ptr<1>, !llvm.ptr<3>, i32
+  // CHECK-NEXT: llvmx.memcpy %p, %p, %n : !llvm.ptr, !llvm.ptr, i64
+  llvmx.memcpy %local, %global, %n : !llvm.ptr<3>, !llvm.ptr<1>, i64
+  llvmx.memcpy %global, %local, %m : !llvm.ptr<1>, !llvm.ptr<3>, i32
+  llvmx.memcpy %p, %p, %n : !llvm.ptr, !llvm.ptr, i64
+  llvm.return
+}
