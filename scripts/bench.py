@@ -704,10 +704,6 @@ def time_problem(
 # --------------------------------------------------------------------------------------
 
 
-_KEEP_ALIVE: list[Any] = []
-"""Compiled modules dropped from the compile caches (see `mux_latency`)."""
-
-
 def mux_latency(problem: Problem, reps: int, threads: int) -> dict[str, Any]:
     """Source to first result, cold and cached, and a relaunch (see the module
     docstring); medians over `reps` cold compilations."""
@@ -724,11 +720,6 @@ def mux_latency(problem: Problem, reps: int, threads: int) -> dict[str, Any]:
     parse, compile_, first, cold, cached, relaunch = [], [], [], [], [], []
     passed = True
     for _ in range(reps):
-        # Keep the compiled modules alive: an MCJIT engine that is freed deletes the
-        # target machine it was given, and mux.backend.jit gives every engine the
-        # same cached one, so the next compilation would use a deleted machine.
-        _KEEP_ALIVE.extend(mux.compiler._CACHE.values())
-        _KEEP_ALIVE.extend(jit._cache.values())
         mux.compiler._CACHE.clear()
         mux.compiler._PARSED.clear()
         jit.clear_cache()

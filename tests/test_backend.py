@@ -550,3 +550,34 @@ def test_untranslatable_ops_are_named():
             )
         )
     assert isinstance(error.value, DiagnosticException)
+
+
+def test_dropping_compiled_modules_leaves_the_next_compilation_working():
+    """An MCJIT engine deletes its target machine when it is freed: every engine
+    must have its own, or compiling after a dropped module uses freed memory (this
+    crashed the process). In a subprocess, so that a crash fails this test alone."""
+    import subprocess
+    import sys
+
+    script = """
+import ctypes
+import gc
+from mux.backend import jit
+text = '''
+define i32 @answer() {
+  ret i32 42
+}
+'''
+for round_ in range(3):
+    module = jit.compile_ir(text + f"; round {round_}")
+    assert module.ctypes_function("answer", ctypes.c_int32, [])() == 42
+    del module
+    jit.clear_cache()
+    gc.collect()
+print("ok")
+"""
+    completed = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False
+    )
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    assert completed.stdout.strip() == "ok"
