@@ -4,7 +4,7 @@
 (`lowering.pipelines.HostPipeline`) on a copy of it for one kernel, optionally
 specialised for one local size, translates the result to LLVM IR and JIT-compiles it
 (`mux.backend`). Compiled kernels are cached in memory by source, kernel, local size
-and options.
+and options, and on disk (`mux.disk_cache`) for later processes.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ from dialects import ALL_DIALECTS
 from dialects import attributes as mux_attrs
 from dialects.attributes import verify_mux_attributes
 from lowering.pipelines import HostPipeline
-from mux.backend.jit import JITModule, compile_ir
+from mux import disk_cache
+from mux.backend.jit import JITModule, compile_ir, load_compiled
 from mux.backend.llvm_ir import translate
 from mux.errors import CompileError
 
@@ -140,9 +141,27 @@ def compile_kernel(
     """
     cache_key = (key, kernel, local_sizes, fast)
     if cache_key not in _CACHE:
-        with _no_cyclic_gc():
-            _CACHE[cache_key] = _compile(module, kernel, local_sizes, fast)
+        name = disk_cache.key(*cache_key)
+        entry = disk_cache.load(name)
+        if entry is not None:
+            jit = load_compiled(entry.llvm_ir, entry.object_code)
+            _CACHE[cache_key] = _with_hook(jit, entry.hook_name)
+        else:
+            with _no_cyclic_gc():
+                compiled = _compile(module, kernel, local_sizes, fast)
+            _CACHE[cache_key] = compiled
+            disk_cache.store(
+                name,
+                disk_cache.Entry(
+                    compiled.llvm_ir, compiled.jit.object_code, compiled.hook_name
+                ),
+            )
     return _CACHE[cache_key]
+
+
+def _with_hook(jit: JITModule, hook_name: str) -> CompiledKernel:
+    hook = jit.ctypes_function(hook_name, None, HOOK_ARGUMENTS)
+    return CompiledKernel(jit, hook, hook_name)
 
 
 def _compile(
@@ -164,5 +183,4 @@ def _compile(
         jit = compile_ir(translate(lowered))
     except DiagnosticException as error:
         raise CompileError(_diagnostic(error)) from error
-    hook = jit.ctypes_function(hooks[0], None, HOOK_ARGUMENTS)
-    return CompiledKernel(jit, hook, hooks[0])
+    return _with_hook(jit, hooks[0])

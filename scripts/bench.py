@@ -23,11 +23,13 @@ the run goes on. The results are checked once more after the timed runs.
 
 Compile latency, on a small launch with the benchmark's local size (so that the same
 specialised variant is compiled): mux "cold" is source text to first result with the
-compile caches cleared (`mux.compiler._CACHE` and `_PARSED`, `mux.backend.jit`) in
-this already warm process (parse, then compile, then launch), "cached" is a new
-`mux.load` of the same source and its first launch with the caches warm, "relaunch" a
-second launch of the same kernel; PoCL's is its program build plus its first launch
-(the work-group function is compiled then), with PoCL's kernel cache off
+compile caches cleared (`mux.compiler._CACHE` and `_PARSED`, `mux.backend.jit`, and
+the disk cache, which is a directory of this run's own) in this already warm process
+(parse, then compile, then launch), "cached" is a new `mux.load` of the same source
+and its first launch with the caches warm, "disk" the same with only the disk cache
+warm (what a new process sees), "relaunch" a second launch of the same kernel;
+PoCL's is its program build plus its first launch (the work-group function is
+compiled then), with PoCL's kernel cache off
 (`POCL_KERNEL_CACHE=0`) and pyopencl's too, after one build to warm the process.
 
 Thread pools that busy-wait after a parallel section (OpenBLAS, libgomp) would take a
@@ -704,6 +706,17 @@ def time_problem(
 # --------------------------------------------------------------------------------------
 
 
+def _empty_disk_cache() -> None:
+    """Empties the disk cache of compiled kernels, which `main` points at a
+    directory of this run."""
+    from mux import disk_cache
+
+    directory = disk_cache.cache_dir()
+    if directory is not None and directory.is_dir():
+        for entry in directory.iterdir():
+            entry.unlink()
+
+
 def mux_latency(problem: Problem, reps: int, threads: int) -> dict[str, Any]:
     """Source to first result, cold and cached, and a relaunch (see the module
     docstring); medians over `reps` cold compilations."""
@@ -718,11 +731,17 @@ def mux_latency(problem: Problem, reps: int, threads: int) -> dict[str, Any]:
         "threads": threads,
     }
     parse, compile_, first, cold, cached, relaunch = [], [], [], [], [], []
+    from_disk: list[float] = []
     passed = True
-    for _ in range(reps):
+
+    def forget_in_memory() -> None:
         mux.compiler._CACHE.clear()
         mux.compiler._PARSED.clear()
         jit.clear_cache()
+
+    for _ in range(reps):
+        forget_in_memory()
+        _empty_disk_cache()
         out = problem.output.copy()
         args = mux_args(problem, problem.inputs, out)
         t0 = time.perf_counter()
@@ -748,6 +767,15 @@ def mux_latency(problem: Problem, reps: int, threads: int) -> dict[str, Any]:
         t2 = time.perf_counter()
         cached.append(t1 - t0)
         relaunch.append(t2 - t1)
+        # disk: as a new process would, with the kernel in the disk cache only
+        forget_in_memory()
+        out = problem.output.copy()
+        args = mux_args(problem, problem.inputs, out)
+        t0 = time.perf_counter()
+        kernel = mux.load(path).kernel(problem.name)
+        kernel(*args, **launch)
+        from_disk.append(time.perf_counter() - t0)
+        passed = passed and check(out, problem.expected, problem.rtol)[0]
     median = statistics.median
     return {
         "cold_s": median(cold),
@@ -755,6 +783,7 @@ def mux_latency(problem: Problem, reps: int, threads: int) -> dict[str, Any]:
         "compile_s": median(compile_),
         "first_launch_s": median(first),
         "cached_s": median(cached),
+        "disk_s": median(from_disk),
         "relaunch_s": median(relaunch),
         "check": "pass" if passed else "fail",
     }
@@ -941,6 +970,7 @@ def print_report(report: dict[str, Any]) -> None:
                 k["name"],
                 mux_cold,
                 _ms(m.get("cached_s")),
+                _ms(m.get("disk_s")),
                 _ms(m.get("relaunch_s")),
                 *pocl_cells,
             ]
@@ -950,7 +980,8 @@ def print_report(report: dict[str, Any]) -> None:
             "\nCompile latency in ms, source to first result on a small launch of the "
             "same local size:\nmux cold = parse + compile + first launch with the "
             "caches cleared; cached = new\nmux.load + first launch, caches warm; "
-            "PoCL = build + first launch, kernel cache off.\n"
+            "disk = the same with the kernel in the disk cache only\n(as in a new "
+            "process); PoCL = build + first launch, kernel cache off.\n"
         )
         print(
             markdown_table(
@@ -958,6 +989,7 @@ def print_report(report: dict[str, Any]) -> None:
                     "kernel",
                     "mux cold",
                     "mux cached",
+                    "mux disk",
                     "mux relaunch",
                     "PoCL cold",
                     "PoCL relaunch",
@@ -1080,6 +1112,11 @@ def configure_environment(threads: int | None) -> None:
     os.environ.update(wanted)
     # PoCL: no kernel cache (cold builds), its thread count (PoCL 3 and 4 names)
     os.environ.setdefault("POCL_KERNEL_CACHE", "0")
+    # mux: a disk cache of this run's own (never the user's: it is emptied before
+    # each cold compilation), kept across the re-execution
+    if "MUX_BENCH_CACHE_DIR" not in os.environ:
+        os.environ["MUX_BENCH_CACHE_DIR"] = tempfile.mkdtemp(prefix="mux-bench-")
+    os.environ["MUX_CACHE_DIR"] = os.environ["MUX_BENCH_CACHE_DIR"]
     os.environ.setdefault("PYOPENCL_NO_CACHE", "1")
     if threads is not None:
         os.environ["POCL_MAX_PTHREAD_COUNT"] = str(threads)

@@ -33,6 +33,7 @@ __all__ = [
     "JITModule",
     "compile_ir",
     "host_target_machine",
+    "load_compiled",
     "optimize",
 ]
 
@@ -98,7 +99,14 @@ class JITModule:
     object does.
     """
 
-    def __init__(self, module: llvm.ModuleRef, opt_level: int):
+    def __init__(
+        self,
+        module: llvm.ModuleRef,
+        opt_level: int,
+        object_code: bytes | None = None,
+    ):
+        """Compiles the optimised `module`, or, given its `object_code` (from an
+        earlier compilation of the same module), loads that instead."""
         # Code generation changes the module it compiles, so the optimised IR is
         # printed before the engine takes it.
         self.llvm_ir: str = str(module)
@@ -106,7 +114,14 @@ class JITModule:
         self._engine = llvm.create_mcjit_compiler(
             module, _new_target_machine(opt_level)
         )
+        produced: list[bytes] = []
+        self._engine.set_object_cache(
+            lambda _module, buffer: produced.append(buffer),
+            lambda _module: object_code,
+        )
         self._engine.finalize_object()
+        self.object_code: bytes = produced[0] if produced else (object_code or b"")
+        """The machine code of the module, as an object file (`load_compiled`)."""
         self._opt_level = opt_level
         self._assembly: str | None = None
         self._functions: dict[tuple[Any, ...], Any] = {}
@@ -181,6 +196,19 @@ def compile_ir(ir_text: str, opt_level: int = OPT_LEVEL) -> JITModule:
         compiled = JITModule(module, opt_level)
         _cache[key] = compiled
         return compiled
+
+
+def load_compiled(llvm_ir: str, object_code: bytes) -> JITModule:
+    """The `JITModule` of optimised IR `llvm_ir` whose machine code is
+    `object_code` (a `JITModule`'s `llvm_ir` and `object_code`, saved earlier):
+    nothing is optimised or compiled again. Only for code of this machine's CPU
+    and of the same llvmlite: the caller must make sure of it."""
+    _initialize()
+    try:
+        module = llvm.parse_assembly(llvm_ir)
+    except RuntimeError as error:
+        raise JITError(f"invalid LLVM IR: {error}") from error
+    return JITModule(module, OPT_LEVEL, object_code)
 
 
 def clear_cache() -> None:
