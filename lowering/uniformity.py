@@ -1,0 +1,217 @@
+"""Which values of a kernel are the same for every work-item of a work-group.
+
+An analysis for `work-item-loops`: a value live across a barrier that is uniform
+needs one copy per work-group, not one per work-item. The kernel's body is a CFG
+(`scf` already lowered to `cf`).
+
+A value is *divergent* (it may differ between work-items) when it is:
+
+- a work-item query that differs between work-items (`get_local_id`,
+  `get_global_id`, the linear ids, the sub-group queries);
+- the result of an op that is not a plain computation on its operands (a load, a
+  call, an allocation, any op this module does not list as pure): memory may differ
+  between work-items, so a load from a uniform address is divergent too;
+- the result of a pure op with a divergent operand;
+- a block argument with a divergent incoming value;
+- anything *controlled* by a divergent branch. A `cf.cond_br` or `cf.switch` on a
+  divergent condition in block B sends work-items different ways until they meet
+  again at B's immediate post-dominator P. Every value defined in a block reachable
+  from B without passing P is divergent (work-items may run those blocks a
+  different number of times, so even a loop counter there differs), and so are P's
+  block arguments (they depend on the way each work-item came). Without a post-
+  dominator (a path that never returns), everything reachable from B is divergent.
+
+Everything else is uniform: constants, the kernel's arguments, the work-group
+queries (`get_local_size`, `get_group_id`, ...) and pure ops on uniform values,
+including loop counters of loops whose exits are uniform. The rules only ever add
+divergence, and are applied until nothing changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, cf, func, math
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+
+from dialects import mux
+
+_VARYING_QUERIES = (
+    mux.GetLocalIdOp,
+    mux.GetGlobalIdOp,
+    mux.GetLocalLinearIdOp,
+    mux.GetGlobalLinearIdOp,
+    mux.GetSubGroupIdOp,
+    mux.GetSubGroupLocalIdOp,
+    mux.GetSubGroupSizeOp,
+)
+_UNIFORM_QUERIES = tuple(q for q in mux.QUERY_OPS if q not in _VARYING_QUERIES)
+
+
+def _is_pure(op: Operation) -> bool:
+    """An op whose results depend on its operands only."""
+    if isinstance(op, _UNIFORM_QUERIES):
+        return True
+    return op.name.split(".")[0] in (arith.Arith.name, math.Math.name)
+
+
+@dataclass
+class Uniformity:
+    """The divergent values of a kernel (see the module docstring)."""
+
+    kernel: func.FuncOp
+    divergent: set[SSAValue] = field(default_factory=set)
+
+    def is_uniform(self, value: SSAValue) -> bool:
+        return value not in self.divergent
+
+
+def analyse(kernel: func.FuncOp) -> Uniformity:
+    """The uniformity of the values of `kernel`, whose body is a CFG."""
+    result = Uniformity(kernel)
+    blocks = list(kernel.body.blocks)
+    post_dominator = _immediate_post_dominators(blocks)
+    controlled: set[Block] = set()  # blocks whose values are all divergent
+    joins: set[Block] = set()  # blocks whose arguments are all divergent
+    changed = True
+    while changed:
+        changed = False
+        for block in blocks:
+            for argument in block.args:
+                if argument not in result.divergent and (
+                    block in controlled
+                    or block in joins
+                    or any(v in result.divergent for v in _incoming(argument))
+                ):
+                    result.divergent.add(argument)
+                    changed = True
+            for op in block.ops:
+                divergent = (
+                    block in controlled
+                    or not _is_pure(op)
+                    or any(o in result.divergent for o in op.operands)
+                )
+                for value in op.results:
+                    if divergent and value not in result.divergent:
+                        result.divergent.add(value)
+                        changed = True
+            condition = _branch_condition(block)
+            if condition is not None and condition in result.divergent:
+                join = post_dominator.get(block)
+                region = _reachable_before(block, join)
+                if join is not None and join not in joins:
+                    joins.add(join)
+                    changed = True
+                if not region <= controlled:
+                    controlled |= region
+                    changed = True
+    return result
+
+
+def _incoming(argument: BlockArgument) -> list[SSAValue]:
+    """The values the predecessors of `argument`'s block pass to it."""
+    values: list[SSAValue] = []
+    block = argument.block
+    for predecessor in block.predecessors():
+        terminator = predecessor.last_op
+        assert terminator is not None
+        if isinstance(terminator, cf.BranchOp):
+            values.append(terminator.arguments[argument.index])
+        elif isinstance(terminator, cf.ConditionalBranchOp):
+            if terminator.then_block is block:
+                values.append(terminator.then_arguments[argument.index])
+            if terminator.else_block is block:
+                values.append(terminator.else_arguments[argument.index])
+        elif isinstance(terminator, cf.SwitchOp):
+            if terminator.default_block is block:
+                values.append(terminator.default_operands[argument.index])
+            for target, operands in zip(
+                terminator.case_blocks,
+                terminator.case_operand,
+                strict=True,
+            ):
+                if target is block:
+                    values.append(operands[argument.index])
+        else:  # a terminator this analysis does not know: assume the worst
+            values.append(argument)
+            return values
+    return values
+
+
+def _branch_condition(block: Block) -> SSAValue | None:
+    """The value a block's terminator chooses its successor by, if it has one."""
+    terminator = block.last_op
+    if isinstance(terminator, cf.ConditionalBranchOp):
+        return terminator.cond
+    if isinstance(terminator, cf.SwitchOp):
+        return terminator.flag
+    return None
+
+
+def _successors(block: Block) -> list[Block]:
+    terminator = block.last_op
+    return list(terminator.successors) if terminator is not None else []
+
+
+def _reachable_before(start: Block, stop: Block | None) -> set[Block]:
+    """The blocks reachable from `start`'s successors without passing `stop`."""
+    seen: set[Block] = set()
+    work = [s for s in _successors(start) if s is not stop]
+    while work:
+        block = work.pop()
+        if block in seen:
+            continue
+        seen.add(block)
+        work.extend(s for s in _successors(block) if s is not stop)
+    return seen
+
+
+def _immediate_post_dominators(blocks: list[Block]) -> dict[Block, Block]:
+    """Each block's immediate post-dominator, for the blocks that have one (a block
+    from which every path returns, other than through itself alone)."""
+    exits = [b for b in blocks if not _successors(b)]
+    # post-dominator sets, by the classic iteration from "every block"
+    every = set(blocks)
+    post: dict[Block, set[Block]] = {b: {b} if b in exits else every for b in blocks}
+    changed = True
+    while changed:
+        changed = False
+        for block in reversed(blocks):
+            if block in exits:
+                continue
+            successors = _successors(block)
+            new = set.intersection(*(post[s] for s in successors)) | {block}
+            if new != post[block]:
+                post[block] = new
+                changed = True
+    # a block from which no exit is reachable keeps "every block": no answer
+    reaches_exit = _reaching(exits, blocks)
+    immediate: dict[Block, Block] = {}
+    for block in blocks:
+        if block not in reaches_exit:
+            continue
+        strict = post[block] - {block}
+        # the immediate one is the strict post-dominator that all others
+        # post-dominate
+        for candidate in strict:
+            if all(other in post[candidate] for other in strict):
+                immediate[block] = candidate
+                break
+    return immediate
+
+
+def _reaching(targets: list[Block], blocks: list[Block]) -> set[Block]:
+    """The blocks from which one of `targets` is reachable."""
+    predecessors: dict[Block, list[Block]] = {b: [] for b in blocks}
+    for block in blocks:
+        for successor in _successors(block):
+            predecessors[successor].append(block)
+    seen: set[Block] = set()
+    work = list(targets)
+    while work:
+        block = work.pop()
+        if block in seen:
+            continue
+        seen.add(block)
+        work.extend(predecessors[block])
+    return seen
