@@ -63,6 +63,7 @@ from xdsl.rewriter import InsertPoint
 from dialects import mux
 from dialects.mux import AnyFloat, address_space_of
 from lowering.to_llvm.types import storage
+from lowering.uniformity import analyse
 from lowering.utils import POINTER, PassError, const
 
 BARRIER = mux.WorkGroupBarrierOp
@@ -282,6 +283,9 @@ class LiveValues:
     """Values stored after their definition and loaded before their uses."""
     arrays: list[OpResult] = field(default_factory=list)
     """Private arrays (memref.alloca) whose storage is a field of the struct."""
+    uniform: set[SSAValue] = field(default_factory=set)
+    """Stored values that are the same for every work-item (`lowering.uniformity`):
+    one copy serves the work-group, element 0 of their array."""
 
     def __post_init__(self) -> None:
         self._stored: set[SSAValue] = set()
@@ -380,6 +384,7 @@ def _array_storage(array: OpResult) -> Attribute:
 def find_live_values(split: BarrierSplit) -> LiveValues:
     """The values some use cannot reach but through the live struct."""
     live = LiveValues(set(split.kernel.args))
+    loaded_in: dict[SSAValue, set[int]] = {}
     for region in split.regions:
         for block in region.blocks:
             for top in block.ops:
@@ -390,7 +395,28 @@ def find_live_values(split: BarrierSplit) -> LiveValues:
                         continue
                     if not live.rematerialisable(value):
                         live.add(value)
+                        loaded_in.setdefault(value, set()).add(region.index)
+    live.uniform = _shared(split, live, loaded_in)
     return live
+
+
+def _shared(
+    split: BarrierSplit, live: LiveValues, loaded_in: dict[SSAValue, set[int]]
+) -> set[SSAValue]:
+    """The stored values one copy per work-group can hold: uniform ones
+    (`lowering.uniformity`) that no region both stores and loads. In a region that
+    does both (a loop-carried value across a barrier in the loop), a work-item would
+    read the copy another work-item of the same region already updated."""
+    uniformity = analyse(split.kernel)
+    shared: set[SSAValue] = set()
+    for value in live.stored:
+        if not uniformity.is_uniform(value):
+            continue
+        block = _defining_block(value)
+        stored_in = {r.index for r in split.regions if block in r.blocks}
+        if not stored_in & loaded_in.get(value, set()):
+            shared.add(value)
+    return shared
 
 
 # --------------------------------------------------------------------------------------
@@ -452,11 +478,13 @@ class _RegionBuilder:
         return self.field_arrays[index]
 
     def _address(self, b: Builder, value: SSAValue) -> SSAValue:
-        """The address of this work-item's field of `value`."""
+        """The address of this work-item's field of `value` (of the work-group's,
+        element 0, for a uniform value)."""
         index = self.live.field_of(value)
         field_type = self.struct.types.data[index]
+        item = 0 if value in self.live.uniform else self.item
         gep = GEPOp.from_mixed_indices(
-            self._field_array(index), [self.item], field_type, inbounds=True
+            self._field_array(index), [item], field_type, inbounds=True
         )
         return b.insert(gep).result
 

@@ -970,3 +970,59 @@ def test_several_kernels_with_barriers_in_one_module(threads):
     y = x.copy()
     program.kernel("only_barriers")(y, global_size=n, local_size=local, threads=threads)
     np.testing.assert_array_equal(y, x + 1)
+
+
+# --------------------------------------------------------------------------------------
+# Values the same for every work-item, kept once per work-group.
+# --------------------------------------------------------------------------------------
+
+# The divisions are not recomputed after the barriers: `scale` (uniform, stored in
+# region 0 and read in regions 1 and 2) has one copy for the work-group; `mine`
+# (each work-item's) one per work-item.
+UNIFORM = """
+func.func @uniform(%in: memref<?xi32, 1>, %out: memref<?xi32, 1>, %k: i32,
+                   %local: memref<?xi32, 3>) attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : index
+  %two = arith.constant 2 : i32
+  %scale = arith.divsi %k, %two : i32
+  %gid = mux.get_global_id %d0
+  %lid = mux.get_local_id %d0
+  %size = mux.get_local_size %d0
+  %x = memref.load %in[%gid] : memref<?xi32, 1>
+  %mine = arith.divsi %x, %two : i32
+  memref.store %x, %local[%lid] : memref<?xi32, 3>
+  mux.work_group_barrier id(0) SEMANTICS
+  %next = arith.addi %lid, %c1 : index
+  %wrapped = arith.remui %next, %size : index
+  %theirs = memref.load %local[%wrapped] : memref<?xi32, 3>
+  %scaled = arith.muli %theirs, %scale : i32
+  mux.work_group_barrier id(1) SEMANTICS
+  %sum = arith.addi %scaled, %mine : i32
+  %result = arith.addi %sum, %scale : i32
+  memref.store %result, %out[%gid] : memref<?xi32, 1>
+  func.return
+}
+"""
+
+
+@THREADS
+@pytest.mark.parametrize(("n", "local"), [(64, 16), (67, 8), (5, 5), (100, 1)])
+def test_uniform_values_across_barriers(n, local, threads):
+    x = inputs(n)
+    out = np.full(n, -1, np.int32)
+    run(
+        kernel(UNIFORM, "uniform"),
+        x,
+        out,
+        np.int32(9),
+        n=n,
+        local=local,
+        threads=threads,
+    )
+    scale = 9 // 2
+    expected = np.empty(n, np.int64)
+    for group in groups(n, local):
+        mine = np.trunc(x[group] / 2).astype(np.int64)
+        expected[group] = right(x[group]) * scale + mine + scale
+    np.testing.assert_array_equal(out, expected)

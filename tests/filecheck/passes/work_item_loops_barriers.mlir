@@ -123,6 +123,31 @@ func.func @tidy(%out: memref<?xindex, 1>, %n: index) attributes {mux.kernel = "e
 
 // -----
 
+// A value the same for every work-item (here n / 4: uniform, but a division, so it is
+// stored) is kept once for the work-group, in element 0 of its array; a varying one
+// (in[id]) once per work-item.
+// CHECK-LABEL: func.func private @"uniform.mux-barrier-region.0"
+// CHECK:         %quarter = arith.divui %n, %{{.*}} : index
+// CHECK-NEXT:    %[[Q:.*]] = arith.index_cast %quarter : index to i64
+// CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %{{.*}}[0] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    llvm.store %[[Q]], %[[P]] : i64, !llvm.ptr
+// CHECK:         %v = memref.load
+// CHECK-NEXT:    %[[V:.*]] = llvm.getelementptr inbounds %{{.*}}[%item] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK-NEXT:    llvm.store %v, %[[V]] : i32, !llvm.ptr
+func.func @uniform(%in: memref<?xi32, 1>, %out: memref<?xi32, 1>, %n: index) attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %c4 = arith.constant 4 : index
+  %quarter = arith.divui %n, %c4 : index
+  %id = mux.get_global_id %d0
+  %v = memref.load %in[%id] : memref<?xi32, 1>
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  %i = arith.addi %id, %quarter : index
+  memref.store %v, %out[%i] : memref<?xi32, 1>
+  func.return
+}
+
+// -----
+
 // A barrier in a loop with a loop-carried value whose trip count is a kernel argument:
 // the scf.for becomes blocks; the region after the barrier loops back to the header
 // before the barrier, so the loop-carried sum (defined before the barrier in the
