@@ -286,6 +286,12 @@ class LiveValues:
     uniform: set[SSAValue] = field(default_factory=set)
     """Stored values that are the same for every work-item (`lowering.uniformity`):
     one copy serves the work-group, element 0 of their array."""
+    carried: dict[SSAValue, set[int]] = field(default_factory=dict)
+    """Uniform values that some region both loads and stores (a loop-carried value
+    across a barrier in the loop) -> the regions that store them. Their stores go to
+    a second field, `next_field`, copied to the first after the work-item loops of
+    each of those regions (`copy_carried`), so that every work-item of the region
+    loads the value of the previous region, not one a work-item before it stored."""
 
     def __post_init__(self) -> None:
         self._stored: set[SSAValue] = set()
@@ -325,6 +331,7 @@ class LiveValues:
         fields = [_llvm_type(v.type) for v in self.stored]
         for array in self.arrays:
             fields.append(_array_storage(array))
+        fields += [_llvm_type(v.type) for v in self.carried]
         return LLVMStructType(StringAttr(name), ArrayAttr(fields))
 
     def layout(self, struct: LLVMStructType) -> LiveLayout:
@@ -344,6 +351,13 @@ class LiveValues:
         if value in self._stored:
             return self.stored.index(value)
         return len(self.stored) + self.arrays.index(value)  # type: ignore[arg-type]
+
+    def next_field(self, value: SSAValue) -> int:
+        """The field a carried value's stores go to (see `carried`)."""
+        return len(self.stored) + len(self.arrays) + list(self.carried).index(value)
+
+    def store_field(self, value: SSAValue) -> int:
+        return self.next_field(value) if value in self.carried else self.field_of(value)
 
 
 LIVE_ALIGNMENT = 64
@@ -396,27 +410,85 @@ def find_live_values(split: BarrierSplit) -> LiveValues:
                     if not live.rematerialisable(value):
                         live.add(value)
                         loaded_in.setdefault(value, set()).add(region.index)
-    live.uniform = _shared(split, live, loaded_in)
+    _share_uniform(split, live, loaded_in)
     return live
 
 
-def _shared(
+def _share_uniform(
     split: BarrierSplit, live: LiveValues, loaded_in: dict[SSAValue, set[int]]
-) -> set[SSAValue]:
-    """The stored values one copy per work-group can hold: uniform ones
-    (`lowering.uniformity`) that no region both stores and loads. In a region that
-    does both (a loop-carried value across a barrier in the loop), a work-item would
-    read the copy another work-item of the same region already updated."""
+) -> None:
+    """Finds the stored values one copy per work-group can hold: uniform ones
+    (`lowering.uniformity`). In a region that both stores and loads one (a
+    loop-carried value across a barrier in the loop), a work-item would read the
+    copy another work-item of the same region already updated: such a value is
+    `carried` (stored to a second copy) unless, within the region, a load can follow
+    its store in one run of a work-item, which needs the value it stored itself:
+    then it stays per work-item."""
     uniformity = analyse(split.kernel)
-    shared: set[SSAValue] = set()
     for value in live.stored:
         if not uniformity.is_uniform(value):
             continue
         block = _defining_block(value)
         stored_in = {r.index for r in split.regions if block in r.blocks}
-        if not stored_in & loaded_in.get(value, set()):
-            shared.add(value)
-    return shared
+        both = stored_in & loaded_in.get(value, set())
+        if not both:
+            live.uniform.add(value)
+        elif not any(
+            _load_after_store(split.regions[r], value, block, split.exits) for r in both
+        ):
+            live.uniform.add(value)
+            live.carried[value] = stored_in
+
+
+def _load_after_store(
+    region: Region, value: SSAValue, home: Block | None, exits: dict[Block, int]
+) -> bool:
+    """Whether, in `region`, a block that loads `value` can be reached from `home`,
+    the block that defines (and stores) it, without passing a barrier."""
+    seen: set[Block] = set()
+    work = list(_region_successors(home, exits)) if home is not None else []
+    while work:
+        block = work.pop()
+        if block in seen or block not in region.dominators:
+            continue
+        seen.add(block)
+        work += _region_successors(block, exits)
+    return any(
+        value in _outer_operands(top) and not _dominates(region, value, top, block)
+        for block in seen
+        for top in block.ops
+    )
+
+
+def copy_carried(
+    b: Builder,
+    live: LiveValues,
+    struct: LLVMStructType,
+    storage: SSAValue,
+    items: SSAValue,
+    region: int,
+) -> None:
+    """After the work-item loops of `region`: each carried value it stored goes from
+    its `next_field` to its field, where the next region reads it."""
+    layout = live.layout(struct)
+    for value, regions in live.carried.items():
+        if region not in regions:
+            continue
+        fields = (live.next_field(value), live.field_of(value))
+        source, target = (
+            b.insert(
+                GEPOp.from_mixed_indices(
+                    storage,
+                    [b.insert(arith.MuliOp(items, const(b, layout.starts[f], i64)))],
+                    i8,
+                    inbounds=True,
+                )
+            ).result
+            for f in fields
+        )
+        type_ = struct.types.data[fields[0]]
+        carried = b.insert(LoadOp(source, type_)).dereferenced_value
+        b.insert(StoreOp(carried, target))
 
 
 # --------------------------------------------------------------------------------------
@@ -477,10 +549,12 @@ class _RegionBuilder:
             self.field_arrays[index] = array
         return self.field_arrays[index]
 
-    def _address(self, b: Builder, value: SSAValue) -> SSAValue:
+    def _address(
+        self, b: Builder, value: SSAValue, index: int | None = None
+    ) -> SSAValue:
         """The address of this work-item's field of `value` (of the work-group's,
-        element 0, for a uniform value)."""
-        index = self.live.field_of(value)
+        element 0, for a uniform value); field `index` if given."""
+        index = self.live.field_of(value) if index is None else index
         field_type = self.struct.types.data[index]
         item = 0 if value in self.live.uniform else self.item
         gep = GEPOp.from_mixed_indices(
@@ -495,14 +569,15 @@ class _RegionBuilder:
         return result
 
     def _store(self, b: Builder, original: SSAValue, value: SSAValue) -> None:
-        field_type = self.struct.types.data[self.live.field_of(original)]
+        index = self.live.store_field(original)
+        field_type = self.struct.types.data[index]
         if isinstance(value.type, IndexType):
             value = b.insert(arith.IndexCastOp(value, i64)).result
         elif isinstance(value.type, MemRefType):
             value = b.insert(
                 UnrealizedConversionCastOp.get([value], [field_type])
             ).results[0]
-        b.insert(StoreOp(value, self._address(b, original)))
+        b.insert(StoreOp(value, self._address(b, original, index)))
 
     def _load(self, b: Builder, original: SSAValue) -> SSAValue:
         field_type = self.struct.types.data[self.live.field_of(original)]

@@ -75,7 +75,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.dialects.llvm import AllocaOp, LoadOp, StoreOp
+from xdsl.dialects.llvm import AllocaOp, LLVMStructType, LoadOp, StoreOp
 from xdsl.ir import Block, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
@@ -87,8 +87,9 @@ from dialects.mux import BarrierSchedule
 from lowering.barrier_regions import (
     BARRIER,
     BarrierSplit,
-    LiveLayout,
+    LiveValues,
     build_region_function,
+    copy_carried,
     find_live_values,
     split_at_barriers,
 )
@@ -295,7 +296,7 @@ def _schedule(module: ModuleOp, kernel: func.FuncOp) -> list[func.FuncOp]:
         build_region_function(split, r, live, struct, f"{base}{REGION_SUFFIX}{r.index}")
         for r in split.regions
     ]
-    _dispatch(b, wrapper, group, split, regions, live.layout(struct))
+    _dispatch(b, wrapper, group, split, regions, live, struct)
     return [*regions, wrapper]
 
 
@@ -305,12 +306,14 @@ def _dispatch(
     group: _WorkGroup,
     split: BarrierSplit,
     regions: list[func.FuncOp],
-    layout: LiveLayout,
+    live: LiveValues,
+    struct: LLVMStructType,
 ) -> None:
     """The wrapper's body with barriers: one block per region, each running the
     region's function for every work-item (their live structs in one array), then
     branching on the region id the work-items returned (0: the kernel returned)."""
     count = from_index(b, _work_group_size(b, group.sizes), i64)
+    layout = live.layout(struct)
     size = b.insert(arith.MuliOp(count, const(b, layout.item_bytes, i64))).result
     storage = b.insert(AllocaOp(size, i8, layout.alignment)).res
     storage.name_hint = "live"
@@ -340,6 +343,7 @@ def _dispatch(
 
         schedule = barrier_schedule(barrier) if barrier is not None else None
         group.run(rb, call, schedule or BarrierSchedule.UNORDERED)
+        copy_carried(rb, live, struct, storage, count, region.index)
         following = rb.insert(LoadOp(next_region, i32)).dereferenced_value
         cases = list(range(1, len(regions)))
         rb.insert(

@@ -152,16 +152,32 @@ func.func @uniform(%in: memref<?xi32, 1>, %out: memref<?xi32, 1>, %n: index) att
 // the scf.for becomes blocks; the region after the barrier loops back to the header
 // before the barrier, so the loop-carried sum (defined before the barrier in the
 // body, used after it) and the next induction value go through the struct.
+// The induction value is uniform: one copy per work-group (element 0), read at the
+// region's start and written to a second copy (`next`, field 2) in the header, so
+// that no work-item reads the value another one already advanced; the wrapper
+// copies it back after the region's loops. The sum is per work-item (%item).
 // CHECK-LABEL: func.func private @"loop.mux-barrier-region.0"
 // CHECK:         func.return %{{.*}} : i32
 // CHECK-LABEL: func.func private @"loop.mux-barrier-region.1"
-// CHECK:         llvm.load %{{.*}} : !llvm.ptr -> i64
-// CHECK:         llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK:         %[[NEXT:.*]] = llvm.getelementptr inbounds %live[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK:         %[[SUMS:.*]] = llvm.getelementptr inbounds %live[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK:         %[[CUR:.*]] = llvm.getelementptr inbounds %live[0] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    llvm.load %[[CUR]] : !llvm.ptr -> i64
+// CHECK:         llvm.getelementptr inbounds %[[SUMS]][%item] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT:    llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK:       ^bb1(%{{.*}}: index, %{{.*}}: f32):
+// CHECK:         %[[TO:.*]] = llvm.getelementptr inbounds %[[NEXT]][0] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    llvm.store %{{.*}}, %[[TO]] : i64, !llvm.ptr
 // CHECK:         func.return
 // CHECK-LABEL: func.func @"loop.mux-barrier-wrapper"
-// CHECK:         %[[PER_ITEM:.*]] = arith.constant 12 : i64
+// CHECK:         %[[PER_ITEM:.*]] = arith.constant 20 : i64
 // CHECK-NEXT:    %[[BYTES:.*]] = arith.muli %{{.*}}, %[[PER_ITEM]] : i64
 // CHECK-NEXT:    %live = llvm.alloca %[[BYTES]] x i8
+// CHECK:         func.call @"loop.mux-barrier-region.0"
+// CHECK:         %[[FROM:.*]] = llvm.getelementptr inbounds %live[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK:         %[[BACK:.*]] = llvm.getelementptr inbounds %live[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT:    %[[V:.*]] = llvm.load %[[FROM]] : !llvm.ptr -> i64
+// CHECK-NEXT:    llvm.store %[[V]], %[[BACK]] : i64, !llvm.ptr
 // CHECK:         cf.switch %{{.*}} : i32, [
 // CHECK-NEXT:    default: ^{{.*}},
 // CHECK-NEXT:      1: ^{{.*}}
@@ -286,23 +302,26 @@ func.func @uniform_if(%out: memref<?xi32, 1>, %flag: i1) attributes {mux.kernel 
 
 // Nested loops with a barrier at each depth: the outer accumulator, the outer
 // induction variable, the inner induction variable and the inner accumulator all
-// cross a barrier. Their arrays are placed by decreasing alignment: the two i64 ones
-// at bytes 0 and 8 * items, the i32 ones at 16 * items and 20 * items.
+// cross a barrier. All four are uniform (counts from constants over kernel-argument
+// trip counts), so each has one copy per work-group, element 0 of its array; the
+// ones a region both loads and stores get a second copy their stores go to
+// (`field7` for %b1, read back from `field3`), copied back by the wrapper after that region's loops. Seven
+// arrays (4 + 8 + 8 + 4 bytes, and 8 + 8 + 4 for the second copies): 44 per item.
 // CHECK-LABEL: func.func private @"nested.mux-barrier-region.0"
 // CHECK:         llvm.store %a, %{{.*}} : i32, !llvm.ptr
 // CHECK-LABEL: func.func private @"nested.mux-barrier-region.1"
-// CHECK-NEXT:    %[[S3:.*]] = arith.constant 20 : i64
-// CHECK-NEXT:    %[[O3:.*]] = arith.muli %items, %[[S3]] : i64
-// CHECK-NEXT:    %field3 = llvm.getelementptr inbounds %live[%[[O3]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT:    %[[S7:.*]] = arith.constant 44 : i64
+// CHECK-NEXT:    %[[O7:.*]] = arith.muli %items, %[[S7]] : i64
+// CHECK-NEXT:    %field7 = llvm.getelementptr inbounds %live[%[[O7]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
 // CHECK:         %a = llvm.load %{{.*}} : !llvm.ptr -> i32
 // CHECK:         %b1 = arith.addi %b, %one : i32
-// CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %field3[%item] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %field7[0] : (!llvm.ptr) -> !llvm.ptr, i32
 // CHECK-NEXT:    llvm.store %b1, %[[P]] : i32, !llvm.ptr
 // CHECK-LABEL: func.func private @"nested.mux-barrier-region.2"
-// CHECK:         %[[Q:.*]] = llvm.getelementptr inbounds %field3[%item]
+// CHECK:         %[[Q:.*]] = llvm.getelementptr inbounds %field3[0]
 // CHECK-NEXT:    %b1 = llvm.load %[[Q]] : !llvm.ptr -> i32
 // CHECK-LABEL: func.func @"nested.mux-barrier-wrapper"
-// CHECK:         %[[PER_ITEM:.*]] = arith.constant 24 : i64
+// CHECK:         %[[PER_ITEM:.*]] = arith.constant 48 : i64
 // CHECK-NEXT:    %[[BYTES:.*]] = arith.muli %{{.*}}, %[[PER_ITEM]] : i64
 // CHECK-NEXT:    %live = llvm.alloca %[[BYTES]] x i8 {alignment = 64 : i64}
 // CHECK:         cf.switch %{{.*}} : i32, [
