@@ -17,7 +17,9 @@ memref element, `%buf[%i, ...]`, one op per LLVM instruction:
 
 A kernel imported from LLVM IR has pointers instead: an `!llvm.ptr<N>` address
 takes no indices, and its value type follows the pointer type
-(`atomic.rmw add monotonic %p, %v : !llvm.ptr<1>, i32`).
+(`atomic.rmw add monotonic %p, %v : !llvm.ptr<1>, i32`). In the syntax of each op
+(its `SYNTAX`), `address` is `$base` followed, for a memref, by `[` `$indices` `]`,
+and `types` is the memref type, or the pointer type `,` the value type.
 
 The spec lists the monotonic ordering only (acquire/release/acq_rel for fences),
 the minimum a ComputeMux target must handle; the ops accept every ordering LLVM
@@ -290,6 +292,7 @@ class RMWOp(IRDLOperation):
     kind = prop_def(AtomicBinOpAttr)
     ordering = prop_def(AtomicOrderingAttr)
 
+    SYNTAX: ClassVar[str] = "$kind $ordering address `,` $value attr-dict `:` types"
     RULES: ClassVar[tuple[str, ...]] = (
         RULE_ADDRESS,
         RULE_VALUE_TYPE,
@@ -390,6 +393,10 @@ class CmpXchgOp(IRDLOperation):
     failure_ordering = prop_def(AtomicOrderingAttr)
     weak = opt_prop_def(UnitAttr)
 
+    SYNTAX: ClassVar[str] = (
+        "(`weak`)? $success_ordering $failure_ordering address `,` $cmp `,` $new "
+        "attr-dict `:` types"
+    )
     RULES: ClassVar[tuple[str, ...]] = (
         RULE_ADDRESS,
         RULE_VALUE_TYPE,
@@ -495,6 +502,7 @@ class LoadOp(IRDLOperation):
 
     ordering = prop_def(AtomicOrderingAttr)
 
+    SYNTAX: ClassVar[str] = "$ordering address attr-dict `:` types"
     RULES: ClassVar[tuple[str, ...]] = (
         RULE_ADDRESS,
         RULE_VALUE_TYPE,
@@ -554,6 +562,7 @@ class StoreOp(IRDLOperation):
 
     ordering = prop_def(AtomicOrderingAttr)
 
+    SYNTAX: ClassVar[str] = "$ordering $value `,` address attr-dict `:` types"
     RULES: ClassVar[tuple[str, ...]] = (
         RULE_ADDRESS,
         RULE_VALUE_TYPE,
@@ -619,6 +628,7 @@ class FenceOp(IRDLOperation):
 
     ordering = prop_def(AtomicOrderingAttr)
 
+    SYNTAX: ClassVar[str] = "$ordering attr-dict"
     RULES: ClassVar[tuple[str, ...]] = (RULE_FENCE_ORDERING,)
 
     def __init__(self, ordering: Ordering):
