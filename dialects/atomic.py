@@ -149,11 +149,10 @@ def _check_address(
 ) -> None:
     """The address rules, and the type of the value accessed."""
     type_ = base.type
+    count = f"{len(indices)} {'index' if len(indices) == 1 else 'indices'}"
     if isinstance(type_, MemRefType):
         if len(indices) != type_.get_num_dims():
-            raise VerifyException(
-                f"{RULE_ADDRESS}, got {len(indices)} indices for {type_}"
-            )
+            raise VerifyException(f"{RULE_ADDRESS}, got {count} for {type_}")
         if value_type != type_.element_type:
             raise VerifyException(f"{RULE_VALUE_TYPE}, got {value_type} for {type_}")
         space = type_.memory_space
@@ -161,9 +160,7 @@ def _check_address(
     else:
         assert isinstance(type_, LLVMPointerType)
         if indices:
-            raise VerifyException(
-                f"{RULE_ADDRESS}, got {len(indices)} indices for {type_}"
-            )
+            raise VerifyException(f"{RULE_ADDRESS}, got {count} for {type_}")
         space_number = type_.addr_space.data if type_.addr_space else 0
     if writes and space_number == ADDRESS_SPACE_CONSTANT:
         raise VerifyException(f"{RULE_NOT_CONSTANT}, got {type_}")

@@ -48,7 +48,7 @@ func.func @indices_on_a_pointer(%p: !llvm.ptr<1>, %i: index, %v: i32) {
   atomic.store monotonic %v, %p[%i] : !llvm.ptr<1>, i32
   func.return
 }
-// CHECK: an address is a memref with one index per dimension, or an !llvm.ptr with none, got 1 indices for !llvm.ptr<1>
+// CHECK: an address is a memref with one index per dimension, or an !llvm.ptr with none, got 1 index for !llvm.ptr<1>
 
 // -----
 
