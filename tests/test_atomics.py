@@ -515,3 +515,53 @@ def test_opencl_atomic_functions_are_replaced_and_run(threads):
     np.testing.assert_array_equal(bins[:256], np.bincount(data, minlength=256))
     assert bins[256] == data.size
     assert top[0] == data.max()
+
+
+FADD = (
+    "_Z25atomic_fetch_add_explicit"  # (atomic_float *, float, order, scope)
+    "PU3AS1VU7_Atomicff12memory_order12memory_scope"
+)
+FENCE = "_Z22atomic_work_item_fencej12memory_order12memory_scope"
+OPENCL_20 = """
+func.func private @FADD(!llvm.ptr<1>, f32, i32, i32) -> f32
+func.func private @_Z16atomic_fetch_maxPU3AS1VU7_Atomicii(!llvm.ptr<1>, i32) -> i32
+func.func private @FENCE(i32, i32, i32)
+
+// OpenCL 2.0: a relaxed float sum (cl_ext_float_atomics), a seq_cst signed max, a
+// release fence.
+func.func @sum_max(%data: memref<?xf32, 1>, %ints: memref<?xi32, 1>,
+                   %sum: memref<1xf32, 1>, %max: memref<1xi32, 1>)
+    attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %relaxed = arith.constant 0 : i32
+  %release = arith.constant 3 : i32
+  %device = arith.constant 2 : i32
+  %global = arith.constant 2 : i32
+  %gid = mux.get_global_id %d0
+  %x = memref.load %data[%gid] : memref<?xf32, 1>
+  %p = builtin.unrealized_conversion_cast %sum : memref<1xf32, 1> to !llvm.ptr<1>
+  %a = func.call @FADD(%p, %x, %relaxed, %device)
+    : (!llvm.ptr<1>, f32, i32, i32) -> f32
+  %i = memref.load %ints[%gid] : memref<?xi32, 1>
+  %q = builtin.unrealized_conversion_cast %max : memref<1xi32, 1> to !llvm.ptr<1>
+  %b = func.call @_Z16atomic_fetch_maxPU3AS1VU7_Atomicii(%q, %i)
+    : (!llvm.ptr<1>, i32) -> i32
+  func.call @FENCE(%global, %release, %device) : (i32, i32, i32) -> ()
+  func.return
+}
+""".replace("FADD", FADD).replace("FENCE", FENCE)
+
+
+@THREADS
+def test_opencl_20_atomic_functions_are_replaced_and_run(threads):
+    kernel = mux.compile(OPENCL_20).kernel("sum_max")
+    rng = np.random.default_rng(11)
+    data = rng.integers(-50, 50, 20_011).astype(np.float32)
+    ints = _signed_data(data.size, seed=12)
+    total = np.zeros(1, np.float32)
+    top = np.full(1, np.iinfo(np.int32).min, np.int32)
+    kernel(
+        data, ints, total, top, global_size=data.size, local_size=64, threads=threads
+    )
+    assert total[0] == data.sum(dtype=np.float64)
+    assert top[0] == ints.max()
