@@ -215,7 +215,9 @@ def _parse_types(parser: Parser) -> tuple[Attribute, Attribute]:
     if isinstance(type_, LLVMPointerType):
         parser.parse_punctuation(",", " after a pointer type: the value type")
         return type_, parser.parse_type()
-    parser.raise_error(f"{RULE_ADDRESS}, got {type_}", pos, parser.pos)
+    # The span of the type only: parser.pos is past the whitespace after it.
+    end = pos + len(parser.lexer.input.content[pos : parser.pos].rstrip())
+    parser.raise_error(f"{RULE_ADDRESS}, got {type_}", pos, end)
 
 
 def _resolve_address(
