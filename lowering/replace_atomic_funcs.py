@@ -212,7 +212,12 @@ class AtomicFunction:
 
 
 def _function(
-    name: str, match: re.Match[str], operation: str, codes: str, **c11: int | bool
+    name: str,
+    match: re.Match[str],
+    operation: str,
+    codes: str,
+    c11: bool = False,
+    order_args: int = 0,
 ) -> AtomicFunction | None:
     """The function of a parsed name, if its value types agree."""
     type_name, type_ = _TYPES[codes[0]]
@@ -224,7 +229,8 @@ def _function(
         match["volatile"] == "V",
         type_name,
         type_,
-        **c11,  # type: ignore[arg-type]
+        c11,
+        order_args,
     )
     if codes != codes[0] * (1 + function.value_count):
         return None
