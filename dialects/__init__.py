@@ -20,4 +20,14 @@ def _llvmx() -> Dialect:
     return Llvmx
 
 
-ALL_DIALECTS: dict[str, Callable[[], Dialect]] = {"mux": _mux, "llvmx": _llvmx}
+def _atomic() -> Dialect:
+    from dialects.atomic import Atomic
+
+    return Atomic
+
+
+ALL_DIALECTS: dict[str, Callable[[], Dialect]] = {
+    "mux": _mux,
+    "llvmx": _llvmx,
+    "atomic": _atomic,
+}

@@ -459,10 +459,17 @@ class AtomicBinOp(StrEnum):
     UMIN = "umin"
     FADD = "fadd"
     FSUB = "fsub"
+    FMAX = "fmax"
+    FMIN = "fmin"
 
     @property
     def is_float(self) -> bool:
-        return self in (AtomicBinOp.FADD, AtomicBinOp.FSUB)
+        return self in (
+            AtomicBinOp.FADD,
+            AtomicBinOp.FSUB,
+            AtomicBinOp.FMAX,
+            AtomicBinOp.FMIN,
+        )
 
 
 @irdl_attr_definition

@@ -36,6 +36,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "compute-local-memory-usage": _lazy(
         "compute_local_memory_usage", "ComputeLocalMemoryUsagePass"
     ),
+    "replace-atomic-funcs": _lazy("replace_atomic_funcs", "ReplaceAtomicFuncsPass"),
     "define-mux-dma": _lazy("define_mux_dma", "DefineMuxDmaPass"),
     "prepare-barriers": _lazy("prepare_barriers", "PrepareBarriersPass"),
     "work-item-loops": _lazy("work_item_loops", "WorkItemLoopsPass"),

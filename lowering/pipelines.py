@@ -7,8 +7,10 @@ work-groups, and finally code generation, here our conversion to the `llvm` dial
 Module-scope local variables become a buffer per work-group
 (`replace-module-scope-vars`) before the work-items are scheduled, so that
 `work-item-loops` sees the buffer as a kernel argument, the same for all
-work-items. The DMA builtins are defined (`define-mux-dma`) before the barriers are
-prepared, since each `dma_wait` becomes a work-group barrier.
+work-items. Calls of OpenCL's atomic functions become `atomic` ops
+(`replace-atomic-funcs`) with the other builtin replacements. The DMA builtins are
+defined (`define-mux-dma`) before the barriers are prepared, since each `dma_wait`
+becomes a work-group barrier.
 
 `mux-opt -p host` runs the whole pipeline; `HostPipeline().passes()` lists its steps,
 each of which `mux-opt -p <name>` runs alone (docs/tutorial.md follows them).
@@ -31,6 +33,7 @@ from lowering.define_mux_dma import DefineMuxDmaPass
 from lowering.encode_kernel_metadata import EncodeKernelMetadataPass
 from lowering.prepare_barriers import PrepareBarriersPass
 from lowering.reduce_to_func import ReduceToFuncPass
+from lowering.replace_atomic_funcs import ReplaceAtomicFuncsPass
 from lowering.replace_module_scope_vars import ReplaceModuleScopeVarsPass
 from lowering.replace_mux_math_decls import ReplaceMuxMathDeclsPass
 from lowering.transfer_kernel_metadata import TransferKernelMetadataPass
@@ -76,6 +79,7 @@ class HostPipeline(ModulePass):
         passes += [
             ReplaceModuleScopeVarsPass(),
             ReplaceMuxMathDeclsPass(fast=self.fast),
+            ReplaceAtomicFuncsPass(),
             DefineMuxDmaPass(),  # its waits are barriers: before prepare-barriers
             PrepareBarriersPass(),
             WorkItemLoopsPass(),

@@ -1,13 +1,16 @@
-"""Generates `docs/dialect.md`, the reference of the `mux` dialect.
+"""Generates `docs/dialect.md`, the reference of the `mux` dialect, and
+`docs/atomic.md`, the reference of the `atomic` dialect.
 
-    python scripts/gen_dialect_docs.py           # writes docs/dialect.md
-    python scripts/gen_dialect_docs.py --check   # exits 1 if docs/dialect.md is stale
+    python scripts/gen_dialect_docs.py           # writes both pages
+    python scripts/gen_dialect_docs.py --check   # exits 1 if a page is stale
 
-Everything on the page comes from the definitions: `dialects/mux.py` (the ops, their
-docstrings, `RULES` and assembly formats, the attributes and types) and
-`dialects/attributes.py` (the `mux.` function and module attributes). To change the
-page, change the definitions and run this script; never edit the page by hand.
-`tests/test_docs.py` fails when the committed page differs from `render()`.
+Everything on the pages comes from the definitions: `dialects/mux.py` (the ops, their
+docstrings, `RULES` and assembly formats, the attributes and types),
+`dialects/attributes.py` (the `mux.` function and module attributes) and
+`dialects/atomic.py` (the same for the atomic ops, whose orderings and operations
+are attributes of `dialects/llvmx.py`). To change a page, change the definitions and
+run this script; never edit a page by hand. `tests/test_docs.py` fails when a
+committed page differs from `render()` (mux) or `render_atomic()`.
 
 The output is deterministic: no dates, no absolute paths, definitions in their
 declaration order.
@@ -22,20 +25,25 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from docgen import assignment_docs, own_doc, table, write_or_check
 from xdsl.dialects.builtin import (
     IndexType,
+    IntAttr,
     IntegerAttr,
     MemRefType,
+    UnitAttr,
     VectorType,
     i1,
     i8,
     i32,
 )
+from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.dialects.utils.bit_enum_attribute import BitEnumAttribute
-from xdsl.ir import Attribute, Block, TypeAttribute
+from xdsl.ir import Attribute, Block, Dialect, TypeAttribute
 from xdsl.irdl import (
     AnyAttr,
     AnyOf,
@@ -55,10 +63,11 @@ from xdsl.irdl import (
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from dialects import attributes, mux
+from dialects import atomic, attributes, llvmx, mux
 
 REPO = Path(__file__).resolve().parent.parent
 DOC_PATH = REPO / "docs" / "dialect.md"
+ATOMIC_DOC_PATH = REPO / "docs" / "atomic.md"
 REGENERATE = "python scripts/gen_dialect_docs.py"
 
 SECTIONS: tuple[tuple[str, Sequence[type[IRDLOperation]]], ...] = (
@@ -93,6 +102,50 @@ SAMPLE_PROPERTIES: dict[type[Attribute], Attribute] = {
 }
 
 
+class Page(NamedTuple):
+    """What a dialect's page is made of: the module defining the ops and their
+    `RULE_*` constants, the attributes documented with it, and the samples its
+    examples are built from (a property sample may be a tuple of candidates, tried
+    in order until the op verifies)."""
+
+    module: ModuleType
+    dialect: Dialect
+    attributes: Sequence[type[Attribute]]
+    sample_types: Sequence[Attribute]
+    sample_properties: dict[type[Attribute], Attribute | tuple[Attribute, ...]]
+
+
+MUX_PAGE = Page(
+    mux, mux.Mux, tuple(mux.Mux.attributes), SAMPLE_TYPES, SAMPLE_PROPERTIES
+)
+
+ATOMIC_SECTIONS: tuple[tuple[str, Sequence[type[IRDLOperation]]], ...] = (
+    ("Read-modify-write", (atomic.RMWOp, atomic.CmpXchgOp)),
+    ("Loads and stores", (atomic.LoadOp, atomic.StoreOp)),
+    ("Fences", (atomic.FenceOp,)),
+)
+ATOMIC_PAGE = Page(
+    atomic,
+    atomic.Atomic,
+    (llvmx.AtomicOrderingAttr, llvmx.AtomicBinOpAttr),
+    (
+        MemRefType(i32, [16, 16], memory_space=IntegerAttr(1, 64)),
+        LLVMPointerType(IntAttr(1)),
+        IndexType(),
+        i32,
+        i1,
+    ),
+    {
+        llvmx.AtomicOrderingAttr: (
+            llvmx.AtomicOrderingAttr(llvmx.AtomicOrdering.MONOTONIC),
+            llvmx.AtomicOrderingAttr(llvmx.AtomicOrdering.ACQ_REL),
+        ),
+        llvmx.AtomicBinOpAttr: llvmx.AtomicBinOpAttr(llvmx.AtomicBinOp.ADD),
+        UnitAttr: UnitAttr(),
+    },
+)
+
+
 # --------------------------------------------------------------------------------------
 # Small helpers.
 # --------------------------------------------------------------------------------------
@@ -107,10 +160,12 @@ def link(heading: str) -> str:
     return f"[{heading}](#{anchor(heading)})"
 
 
-def rule_names() -> dict[str, str]:
-    """Rule text -> the name of its `RULE_*` constant in dialects/mux.py."""
+def rule_names(page: Page = MUX_PAGE) -> dict[str, str]:
+    """Rule text -> the name of its `RULE_*` constant in the page's module."""
     return {
-        value: name for name, value in vars(mux).items() if name.startswith("RULE_")
+        value: name
+        for name, value in vars(page.module).items()
+        if name.startswith("RULE_")
     }
 
 
@@ -131,39 +186,39 @@ def attr_heading(attr_class: type[Attribute]) -> str:
     return f"`{ir_name(attr_class)}`: {attr_class.__name__}"
 
 
-def attr_reference(attr_class: type[Attribute]) -> str:
-    """The attribute's IR name, linked to its section when it is one of ours."""
-    if attr_class in mux.Mux.attributes:
+def attr_reference(attr_class: type[Attribute], page: Page = MUX_PAGE) -> str:
+    """The attribute's IR name, linked to its section when it is on the page."""
+    if attr_class in page.attributes:
         return f"[`{ir_name(attr_class)}`](#{anchor(attr_heading(attr_class))})"
     return f"`{ir_name(attr_class)}`"
 
 
-def describe(constraint: object) -> str:
+def describe(constraint: object, page: Page = MUX_PAGE) -> str:
     """A constraint of an operand, result or property, in words."""
     if isinstance(constraint, RangeLengthConstraint):  # exactly one value
-        return describe(constraint.constraint)
+        return describe(constraint.constraint, page)
     if isinstance(constraint, RangeOf):
-        return describe(constraint.constr)
+        return describe(constraint.constr, page)
     if isinstance(constraint, EqAttrConstraint):
         return f"`{constraint.attr}`"
     if isinstance(constraint, BaseAttr):
-        return attr_reference(constraint.attr)
+        return attr_reference(constraint.attr, page)
     if isinstance(constraint, AnyOf):
-        return " or ".join(describe(c) for c in constraint.attr_constrs)
+        return " or ".join(describe(c, page) for c in constraint.attr_constrs)
     if isinstance(constraint, VarConstraint):
-        return f"{describe(constraint.constraint)} ({constraint.name})"
+        return f"{describe(constraint.constraint, page)} ({constraint.name})"
     if isinstance(constraint, AnyAttr):
         return "any type"
     is_param = isinstance(constraint, ParamAttrConstraint)
     if is_param and constraint.base_attr is IntegerAttr:  # IntegerAttr[I32]
         value_type = constraint.param_constrs[-1]  # the params are (value, type)
-        return f"{describe(value_type)} integer attribute"
+        return f"{describe(value_type, page)} integer attribute"
     return f"`{constraint}`"
 
 
-def describe_value(value_def: OperandDef | ResultDef) -> str:
+def describe_value(value_def: OperandDef | ResultDef, page: Page = MUX_PAGE) -> str:
     """An operand's or result's constraint, with how many values it takes."""
-    text = describe(value_def.constr)
+    text = describe(value_def.constr, page)
     if isinstance(value_def, OptionalDef):
         return f"optional: {text}"
     if isinstance(value_def, VariadicDef):
@@ -188,27 +243,33 @@ def accepts(constraint: object, type_: Attribute) -> bool:
     return True
 
 
-def sample_property(constraint: object) -> Attribute | None:
+def sample_property(
+    constraint: object, page: Page = MUX_PAGE
+) -> tuple[Attribute, ...] | None:
+    """The candidate samples of a property (None: no sample)."""
+    sample = None
     if isinstance(constraint, BaseAttr):
-        return SAMPLE_PROPERTIES.get(constraint.attr)
+        sample = page.sample_properties.get(constraint.attr)
     if isinstance(constraint, ParamAttrConstraint):
-        return SAMPLE_PROPERTIES.get(constraint.base_attr)
-    return None
+        sample = page.sample_properties.get(constraint.base_attr)
+    if sample is None or isinstance(sample, tuple):
+        return sample
+    return (sample,)
 
 
-def example(op_class: type[IRDLOperation]) -> str | None:
+def example(op_class: type[IRDLOperation], page: Page = MUX_PAGE) -> str | None:
     """The op printed in its custom form, with sample operands and properties.
 
     An optional operand is given once, a variadic one twice; optional properties are
     given too, to show their syntax. None when no sample verifies.
     """
     op_def = op_class.get_irdl_definition()
-    properties = {}
+    property_choices: dict[str, tuple[Attribute, ...]] = {}
     for name, prop in op_def.properties.items():
-        value = sample_property(prop.constr)
-        if value is None:
+        values = sample_property(prop.constr, page)
+        if values is None:
             return None
-        properties[name] = value
+        property_choices[name] = values
 
     # One (name, constraint) slot per SSA value the example has.
     operand_slots = []
@@ -219,10 +280,13 @@ def example(op_class: type[IRDLOperation]) -> str | None:
     result_slots = [(name, result.constr) for name, result in op_def.results]
 
     choices = [
-        [t for t in SAMPLE_TYPES if accepts(constraint, t)]
+        [t for t in page.sample_types if accepts(constraint, t)]
         for _, constraint in operand_slots + result_slots
     ]
-    for types in itertools.product(*choices):
+    for values, types in itertools.product(
+        itertools.product(*property_choices.values()), itertools.product(*choices)
+    ):
+        properties = dict(zip(property_choices, values, strict=True))
         operand_types = types[: len(operand_slots)]
         result_types = types[len(operand_slots) :]
         block = Block(arg_types=operand_types)
@@ -248,14 +312,19 @@ def example(op_class: type[IRDLOperation]) -> str | None:
 # --------------------------------------------------------------------------------------
 
 
-def render_op(op_class: type[IRDLOperation]) -> list[str]:
+def render_op(op_class: type[IRDLOperation], page: Page = MUX_PAGE) -> list[str]:
     op_def = op_class.get_irdl_definition()
     if op_def.regions or op_def.successors:
         raise ValueError(f"{op_def.name}: regions and successors are not documented")
-    names = rule_names()
+    names = rule_names(page)
     lines = [f"### `{op_def.name}`", "", own_doc(op_class), ""]
 
-    syntax = op_def.assembly_format or "(generic form only)"
+    # A hand-written parser documents its grammar in SYNTAX.
+    syntax = (
+        op_def.assembly_format
+        or getattr(op_class, "SYNTAX", None)
+        or "(generic form only)"
+    )
     lines += [
         "Syntax:",
         "",
@@ -264,15 +333,15 @@ def render_op(op_class: type[IRDLOperation]) -> list[str]:
         "```",
         "",
     ]
-    sample = example(op_class)
+    sample = example(op_class, page)
     if sample is not None:
         lines += ["Example:", "", "```mlir", sample, "```", ""]
 
     if op_def.operands:
-        rows = [(f"`{n}`", describe_value(d)) for n, d in op_def.operands]
+        rows = [(f"`{n}`", describe_value(d, page)) for n, d in op_def.operands]
         lines += [*table(("operand", "type"), rows), ""]
     if op_def.results:
-        rows = [(f"`{n}`", describe_value(d)) for n, d in op_def.results]
+        rows = [(f"`{n}`", describe_value(d, page)) for n, d in op_def.results]
         lines += [*table(("result", "type"), rows), ""]
     for kind, defs in (
         ("property", op_def.properties),
@@ -282,7 +351,7 @@ def render_op(op_class: type[IRDLOperation]) -> list[str]:
             rows = [
                 (
                     f"`{name}`",
-                    describe(d.constr),
+                    describe(d.constr, page),
                     "optional" if isinstance(d, OptionalDef) else "required",
                 )
                 for name, d in defs.items()
@@ -415,10 +484,13 @@ def render_mux_attributes() -> list[str]:
     return lines
 
 
-def check_sections() -> None:
+def check_sections(
+    sections: Sequence[tuple[str, Sequence[type[IRDLOperation]]]] = SECTIONS,
+    page: Page = MUX_PAGE,
+) -> None:
     """Every op of the dialect is in exactly one section."""
-    listed = sorted(op.name for _, ops in SECTIONS for op in ops)
-    dialect = sorted(op.name for op in mux.Mux.operations)
+    listed = sorted(op.name for _, ops in sections for op in ops)
+    dialect = sorted(op.name for op in page.dialect.operations)
     if listed != dialect:
         raise ValueError(
             "SECTIONS of scripts/gen_dialect_docs.py do not hold each op of the "
@@ -486,9 +558,67 @@ def render() -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip("\n") + "\n"
 
 
+def render_atomic() -> str:
+    """The text of docs/atomic.md."""
+    page = ATOMIC_PAGE
+    check_sections(ATOMIC_SECTIONS, page)
+    attrs_title = "Attributes (of the llvmx dialect)"
+    rules_title = "Verifier rules"
+
+    lines = [
+        "# The `atomic` dialect",
+        "",
+        "> Generated by `scripts/gen_dialect_docs.py` from `dialects/atomic.py` and",
+        f"> `dialects/llvmx.py`; do not edit, run `{REGENERATE}`.",
+        "",
+        own_doc(atomic),
+        "",
+        "## Contents",
+        "",
+    ]
+    for title, ops in ATOMIC_SECTIONS:
+        lines.append(f"- {link(title)}")
+        lines += [f"  - {link(f'`{op.name}`')}" for op in ops]
+    lines.append(f"- {link(attrs_title)}")
+    lines += [f"  - {link(attr_heading(a))}" for a in page.attributes]
+    lines.append(f"- {link(rules_title)}")
+    lines.append("")
+
+    for title, ops in ATOMIC_SECTIONS:
+        lines += [f"## {title}", ""]
+        for op in ops:
+            lines += render_op(op, page)
+
+    lines += [f"## {attrs_title}", ""]
+    for attr_class in page.attributes:
+        lines += render_attribute(attr_class)
+
+    lines += [
+        f"## {rules_title}",
+        "",
+        "A verifier message is `<rule>: <what was found>`; the rules are the `RULE_*`",
+        "constants of `dialects/atomic.py`.",
+        "",
+    ]
+    all_ops = [op for _, ops in ATOMIC_SECTIONS for op in ops]
+    rows = [
+        (
+            f"`{name}`",
+            rule,
+            ", ".join(f"`{op.name}`" for op in all_ops if rule in op.RULES) or "none",
+        )
+        for rule, name in rule_names(page).items()
+    ]
+    lines += [*table(("constant", "rule", "ops"), rows), ""]
+
+    text = "\n".join(line.rstrip() for line in "\n".join(lines).splitlines())
+    return re.sub(r"\n{3,}", "\n\n", text).strip("\n") + "\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    return write_or_check(
-        "docs/dialect.md", render, "scripts/gen_dialect_docs.py", argv
+    script = "scripts/gen_dialect_docs.py"
+    return write_or_check("docs/dialect.md", render, script, argv) | write_or_check(
+        "docs/atomic.md", render_atomic, script, argv
     )
 
 

@@ -327,3 +327,39 @@ def test_work_group_info_fields_and_size_t_width():
         WORK_GROUP_INFO.field_index("local_id")
     with pytest.raises(ValueError, match="32 or 64"):
         WORK_GROUP_INFO.llvm_type(16)
+
+
+# --------------------------------------------------------------------------------------
+# The atomic dialect from Python.
+# --------------------------------------------------------------------------------------
+
+
+def test_atomic_ops_are_built_from_python_values():
+    from dialects import atomic
+
+    buffer = MemRefType(i32, [16], memory_space=IntegerAttr(1, 64))
+    pointer = LLVMPointerType(IntAttr(3))
+    fn = func.FuncOp("f", ([buffer, pointer, IndexType(), i32], []))
+    base, ptr, index, value = fn.body.block.args
+    rmw = atomic.RMWOp("umax", "acq_rel", base, [index], value)
+    cas = atomic.CmpXchgOp("seq_cst", "acquire", ptr, [], value, rmw, weak=True)
+    load = atomic.LoadOp("monotonic", ptr, result_type=i32)
+    store = atomic.StoreOp("release", load, base, [index])
+    fence = atomic.FenceOp("acq_rel")
+    fn.body.block.add_ops([rmw, cas, load, store, fence, func.ReturnOp()])
+    ModuleOp([fn]).verify()
+    assert rmw.result.type == i32 and cas.old.type == i32 and cas.success.type == i1
+    assert cas.weak is not None and load.result.type == i32
+    assert str(fence) == "atomic.fence acq_rel"
+
+
+def test_atomic_op_verifier_names_the_rule():
+    from dialects import atomic
+
+    buffer = MemRefType(f32, [4], memory_space=IntegerAttr(3, 64))
+    fn = func.FuncOp("f", ([buffer, IndexType(), f32], []))
+    base, index, value = fn.body.block.args
+    with pytest.raises(VerifyException, match=re.escape(atomic.RULE_OP_FITS_TYPE)):
+        atomic.RMWOp("xor", "monotonic", base, [index], value).verify()
+    with pytest.raises(VerifyException, match=re.escape(atomic.RULE_CMPXCHG_TYPE)):
+        atomic.CmpXchgOp("monotonic", "monotonic", base, [index], value, value).verify()

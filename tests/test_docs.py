@@ -1,8 +1,10 @@
-"""The generated reference `docs/dialect.md` and what it is generated from.
+"""The generated references `docs/dialect.md`, `docs/atomic.md`, `docs/passes.md`
+and what they are generated from.
 
-(a) the committed page is what `scripts/gen_dialect_docs.py` generates;
-(b) every op documents itself: its own docstring, its `RULES`, a name that follows the
-    spec's builtin;
+(a) the committed pages are what `scripts/gen_dialect_docs.py` and
+    `scripts/gen_pass_docs.py` generate;
+(b) every op (mux and atomic) documents itself: its own docstring, its `RULES`; a
+    mux op's name follows the spec's builtin;
 (c) every verifier rule has a negative lit test that checks its message.
 """
 
@@ -14,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from dialects import mux
+from dialects import atomic, mux
 from lowering import ALL_PASSES
 
 REPO = Path(__file__).resolve().parent.parent
@@ -35,7 +37,13 @@ gen_dialect_docs = _load_generator("gen_dialect_docs")
 gen_pass_docs = _load_generator("gen_pass_docs")
 
 OPS = sorted(mux.Mux.operations, key=lambda op: op.name)
-RULES = {name: value for name, value in vars(mux).items() if name.startswith("RULE_")}
+ATOMIC_OPS = sorted(atomic.Atomic.operations, key=lambda op: op.name)
+RULES = {
+    f"{module.__name__}.{name}": value
+    for module in (mux, atomic)
+    for name, value in vars(module).items()
+    if name.startswith("RULE_")
+}
 
 
 # --------------------------------------------------------------------------------------
@@ -44,12 +52,16 @@ RULES = {name: value for name, value in vars(mux).items() if name.startswith("RU
 
 
 @pytest.mark.parametrize(
-    ("page", "generator"),
-    [("dialect", gen_dialect_docs), ("passes", gen_pass_docs)],
-    ids=["dialect.md", "passes.md"],
+    ("page", "render"),
+    [
+        ("dialect", gen_dialect_docs.render),
+        ("atomic", gen_dialect_docs.render_atomic),
+        ("passes", gen_pass_docs.render),
+    ],
+    ids=["dialect.md", "atomic.md", "passes.md"],
 )
-def test_committed_docs_are_generated(page, generator):
-    expected = generator.render()
+def test_committed_docs_are_generated(page, render):
+    expected = render()
     path = REPO / "docs" / f"{page}.md"
     committed = path.read_text(encoding="utf-8") if path.exists() else ""
     if committed != expected:
@@ -62,8 +74,7 @@ def test_committed_docs_are_generated(page, generator):
         )
         first_lines = "\n".join(list(diff)[:30])
         pytest.fail(
-            f"docs/{page}.md is stale: run python {generator.__name__}.py\n"
-            + first_lines
+            f"docs/{page}.md is stale: run python scripts/gen_*_docs.py\n" + first_lines
         )
 
 
@@ -72,7 +83,7 @@ def test_committed_docs_are_generated(page, generator):
 # --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("op", OPS, ids=lambda op: op.name)
+@pytest.mark.parametrize("op", OPS + ATOMIC_OPS, ids=lambda op: op.name)
 def test_op_has_its_own_docstring(op):
     doc = vars(op).get("__doc__")
     assert doc and doc.strip(), f"{op.__name__} has no docstring of its own"
@@ -82,7 +93,7 @@ def test_op_has_its_own_docstring(op):
         )
 
 
-@pytest.mark.parametrize("op", OPS, ids=lambda op: op.name)
+@pytest.mark.parametrize("op", OPS + ATOMIC_OPS, ids=lambda op: op.name)
 def test_op_lists_its_rules(op):
     assert isinstance(getattr(op, "RULES", None), tuple), f"{op.__name__}.RULES"
     unknown = [rule for rule in op.RULES if rule not in RULES.values()]

@@ -5,8 +5,8 @@ this: the reference implementation gets LLVM IR from its front-end, we get it fr
 MLIR's dialects. xDSL 0.74 has no such conversions but `convert-scf-to-cf`.
 
 Before: every `mux` op is lowered (`define-mux-builtins` and the passes before it);
-the module holds `func`, `arith`, `math`, `index`, `scf`, `cf`, `memref` and
-`vector` ops, and perhaps `llvm`/`llvmx` ones already.
+the module holds `func`, `arith`, `math`, `index`, `scf`, `cf`, `memref`, `atomic`
+and `vector` ops, and perhaps `llvm`/`llvmx` ones already.
 
 After: only `llvm` and `llvmx` ops remain (in `builtin.module`): functions are
 `llvm.func` with their `mux.*` attributes, memrefs are bare pointers in their
@@ -15,7 +15,8 @@ diagnostic on it names the rule it breaks, and the module is unchanged.
 
 How: `scf` becomes `cf` first (`scf.py`). Then the patterns of every dialect run
 together, one module per dialect (`arith.py`, `math.py`, `index.py`, `func.py`,
-`cf.py`, `memref.py`, `vector.py`), with the one type conversion of `types.py`:
+`cf.py`, `memref.py`, `atomic.py`, `vector.py`), with the one type conversion of
+`types.py`:
 function signatures and block arguments change type together with the ops using
 them, and `builtin.unrealized_conversion_cast`s bridge the two while the
 conversion is under way (see `types.py`). Any op left that is not `llvm` or
@@ -51,7 +52,7 @@ from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_cast
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException
 
-from lowering.to_llvm import arith, cf, func, index, math, memref, vector
+from lowering.to_llvm import arith, atomic, cf, func, index, math, memref, vector
 from lowering.to_llvm.scf import lower_scf_to_cf
 from lowering.to_llvm.types import ConversionError, op_name
 
@@ -62,6 +63,7 @@ PATTERNS: list[RewritePattern] = [
     *math.PATTERNS,
     *index.PATTERNS,
     *memref.PATTERNS,
+    *atomic.PATTERNS,
     *vector.PATTERNS,
 ]
 """The patterns of every dialect."""
@@ -177,8 +179,8 @@ def _report(error: ConversionError, originals: dict[Operation, Operation]) -> No
 
 @dataclass(frozen=True)
 class ConvertToLLVMPass(ModulePass):
-    """Converts func, arith, math, index, scf, cf, memref and vector to the llvm
-    dialect (see the module docstring)."""
+    """Converts func, arith, math, index, scf, cf, memref, atomic and vector to the
+    llvm dialect (see the module docstring)."""
 
     name = "convert-to-llvm"
 

@@ -35,6 +35,8 @@ converted (a diagnostic names the op).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects import func, llvm, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -75,14 +77,28 @@ def _memref_type(value: SSAValue) -> MemRefType:
     return value.type
 
 
+def element_address(
+    rewriter: PatternRewriter,
+    address: SSAValue,
+    base: SSAValue,
+    indices: Sequence[SSAValue],
+) -> SSAValue:
+    """The llvm pointer to element `indices` (llvm values) of the memref `address`,
+    whose bare pointer is `base`: the GEP of `memref.load` and `memref.store`, and
+    of the `atomic` ops (`atomic.py`). An `!llvm.ptr` address is its own pointer."""
+    if not isinstance(address.type, MemRefType):
+        assert not indices, "an !llvm.ptr address takes no indices"
+        return base
+    return element_pointer(rewriter, base, address.type, indices)
+
+
 class LoadToLLVM(RewritePattern):
     """`memref.load` is a GEP and an `llvm.load`."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.LoadOp, rewriter: PatternRewriter, /):
         base, *indices = llvm_operands(op, rewriter)
-        type_ = _memref_type(op.memref)
-        pointer = element_pointer(rewriter, base, type_, indices)
+        pointer = element_address(rewriter, op.memref, base, indices)
         result_type = convert_type(op.res.type)
         load = llvm.LoadOp(pointer, result_type, natural_alignment(result_type))
         replace_op(rewriter, op, [rewriter.insert(load).dereferenced_value])
@@ -94,8 +110,7 @@ class StoreToLLVM(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.StoreOp, rewriter: PatternRewriter, /):
         value, base, *indices = llvm_operands(op, rewriter)
-        type_ = _memref_type(op.memref)
-        pointer = element_pointer(rewriter, base, type_, indices)
+        pointer = element_address(rewriter, op.memref, base, indices)
         store = llvm.StoreOp(
             value,
             pointer,
