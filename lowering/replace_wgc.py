@@ -278,6 +278,7 @@ def _replace(op: Operation, accumulator: memref.GlobalOp, ids: _Ids) -> None:
         prev = b.insert(arith.SelectOp(first, start, stored)).result
         prev.name_hint = "prev"
         mine = combine(b, kind, prev, value)
+        mine.name_hint = "fold"
         b.insert(memref.StoreOp.get(mine, acc, [zero]))
         if isinstance(op, mux.WorkGroupScanInclusiveOp):
             result = mine
@@ -316,6 +317,7 @@ def _broadcast(
     source = b.insert(arith.AddiOp(source, op.local_id_x)).result
     source.name_hint = "from"
     is_source = b.insert(arith.CmpiOp(lid, source, "eq")).result
+    is_source.name_hint = "is_from"
     then = Block()
     inner = Builder(InsertPoint.at_end(then))
     inner.insert(memref.StoreOp.get(op.value, acc, [zero]))
