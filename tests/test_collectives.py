@@ -203,7 +203,7 @@ def _fold(op: str, values: np.ndarray, kind: str) -> np.ndarray:
     elif op in ("umin", "umax"):
         values = values.view(dtype.str.replace("i", "u"))
     with np.errstate(over="ignore"):
-        scan = _UFUNCS[op].accumulate(values)
+        scan = _UFUNCS[op].accumulate(values, dtype=values.dtype)
         if kind == "reduce":
             result = np.full_like(scan, scan[-1])
         elif kind == "scan_inclusive":
