@@ -33,6 +33,7 @@ import numpy as np
 import pytest
 
 import mux
+from mux import compiler
 
 IMPLS = ["software"]
 
@@ -338,3 +339,28 @@ def test_collectives(impl, element, global_size, local_size, threads):
     e = ELEMENTS[element]
     x, out, want = run(e, impl, global_size, local_size, threads)
     _check(e, out, want, x.size)
+
+
+SMALL = """
+func.func @small(%x: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
+  %g = mux.get_global_linear_id
+  %v = memref.load %x[%g] : memref<?xi32, 1>
+  %r = mux.work_group_reduce add id(0) %v : i32
+  memref.store %r, %x[%g] : memref<?xi32, 1>
+  func.return
+}
+"""
+
+
+def test_software_wgc_is_part_of_the_cache_keys(monkeypatch):
+    """Compiled with software_wgc, the kernel runs; the same source without it
+    must not get that build from the in-memory cache, nor, that cache emptied,
+    from the disk cache: work-item-loops rejects collectives."""
+    x = np.arange(8, dtype=np.int32)
+    mux.compile(SMALL, software_wgc=True).kernel("small")(x, global_size=8)
+    assert (x == 28).all()
+    with pytest.raises(mux.CompileError, match="work-group collectives"):
+        mux.compile(SMALL).kernel("small")(x, global_size=8)
+    monkeypatch.setattr(compiler, "_CACHE", {})
+    with pytest.raises(mux.CompileError, match="work-group collectives"):
+        mux.compile(SMALL).kernel("small")(x, global_size=8)
