@@ -128,10 +128,13 @@ class ReplaceWGCPass(ModulePass):
         if not collectives:
             return
         _check_before_local_variables(op)
+        # every diagnostic before any change
+        located = [(c, _function_of(c)) for c in collectives]
+        for collective, fn in located:
+            _alignment(collective.results[0].type, collective, fn)
         accumulators = _Accumulators(op)
         next_ids: dict[func.FuncOp, int] = {}
-        for collective in collectives:
-            fn = _function_of(collective)
+        for collective, fn in located:
             type_ = collective.results[0].type
             accumulator = accumulators.get(type_, collective, fn)
             if fn not in next_ids:
@@ -188,6 +191,18 @@ def _id(op: Operation) -> int:
     return id_.value.data
 
 
+def _alignment(type_: Attribute, op: Operation, fn: func.FuncOp) -> int:
+    """The alignment of an accumulator of `type_`; a diagnostic if it has no memory
+    layout."""
+    try:
+        return storage(type_)[1]
+    except ConversionError as error:
+        raise PassError(
+            f"replace-wgc: {_describe(op, fn)}: {error}: it cannot be kept in "
+            "local memory"
+        ) from None
+
+
 class _Accumulators:
     """The module's accumulators, one per element type, created on first use."""
 
@@ -203,13 +218,7 @@ class _Accumulators:
     def get(self, type_: Attribute, op: Operation, fn: func.FuncOp) -> memref.GlobalOp:
         if type_ in self.globals:
             return self.globals[type_]
-        try:
-            _, alignment = storage(type_)
-        except ConversionError as error:
-            raise PassError(
-                f"replace-wgc: {_describe(op, fn)}: {error}: it cannot be kept in "
-                "local memory"
-            ) from None
+        alignment = _alignment(type_, op, fn)
         name = ACCUMULATOR_PREFIX + str(type_)
         suffix = 0
         while name in self.names:  # a symbol of the module has that name already
