@@ -30,6 +30,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "replace-mux-math-decls": _lazy(
         "replace_mux_math_decls", "ReplaceMuxMathDeclsPass"
     ),
+    "replace-wgc": _lazy("replace_wgc", "ReplaceWGCPass"),
     "replace-module-scope-vars": _lazy(
         "replace_module_scope_vars", "ReplaceModuleScopeVarsPass"
     ),

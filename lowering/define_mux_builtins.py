@@ -43,6 +43,10 @@ for: only its memory part is left, by the same rule. (`mux.work_group_barrier` i
 `work-item-loops`' business: it leaves a `mux.mem_barrier` between the work-item
 loops, which this pass then defines.)
 
+**Vec-group collectives** (`mux.vec_group_*`, across the lanes of one invocation's
+vector) are defined here too, by lane extractions and the group operation
+(`lowering/vec_group.py`): none remains after this pass.
+
 Before: `add-sched-params`. After: no work-item query or setter, `mux.mem_barrier`
 or `mux.sub_group_barrier` remains (work-group barriers, collectives and DMA are
 defined by other stages).
@@ -77,6 +81,7 @@ from lowering.utils import (
     kernel_entry_points,
     reachable_from,
 )
+from lowering.vec_group import DefineVecGroup
 
 # (struct, field, default) of the queries that read one element of an array field.
 _ARRAY_FIELDS: dict[type[Operation], tuple[str, str, int]] = {
@@ -318,7 +323,11 @@ class DefineMuxBuiltinsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         patterns = GreedyRewritePatternApplier(
-            [DefineBuiltin(required_sizes(op)), DefineMemoryBarrier()],
+            [
+                DefineBuiltin(required_sizes(op)),
+                DefineMemoryBarrier(),
+                DefineVecGroup(),
+            ],
             dce_enabled=False,
         )
         PatternRewriteWalker(patterns).rewrite_module(op)

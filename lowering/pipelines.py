@@ -10,7 +10,9 @@ Module-scope local variables become a buffer per work-group
 work-items. Calls of OpenCL's atomic functions become `atomic` ops
 (`replace-atomic-funcs`) with the other builtin replacements. The DMA builtins are
 defined (`define-mux-dma`) before the barriers are prepared, since each `dma_wait`
-becomes a work-group barrier.
+becomes a work-group barrier. With `software-wgc`, `replace-wgc` replaces the
+work-group collectives by barriers and local variables first of all, before those
+variables are placed and the barriers prepared.
 
 `mux-opt -p host` runs the whole pipeline; `HostPipeline().passes()` lists its steps,
 each of which `mux-opt -p <name>` runs alone (docs/tutorial.md follows them).
@@ -36,6 +38,7 @@ from lowering.reduce_to_func import ReduceToFuncPass
 from lowering.replace_atomic_funcs import ReplaceAtomicFuncsPass
 from lowering.replace_module_scope_vars import ReplaceModuleScopeVarsPass
 from lowering.replace_mux_math_decls import ReplaceMuxMathDeclsPass
+from lowering.replace_wgc import ReplaceWGCPass
 from lowering.transfer_kernel_metadata import TransferKernelMetadataPass
 from lowering.work_item_loops import WorkItemLoopsPass
 
@@ -60,6 +63,9 @@ class HostPipeline(ModulePass):
     """Specialise `kernel` for this local size (its required work-group size)."""
     fast: bool = False
     """`mux.usefast` is true: maths may trade accuracy for speed."""
+    software_wgc: bool = False
+    """Work-group collectives in software (`replace-wgc`), before the local
+    variables are placed."""
     to_llvm: bool = True
     """End with `convert-to-llvm` (false: stop at the wrapped mux level)."""
 
@@ -76,6 +82,8 @@ class HostPipeline(ModulePass):
         passes: list[ModulePass] = [metadata]
         if self.kernel:  # the one kernel under compilation, and what it calls
             passes.append(ReduceToFuncPass(keep=(self.kernel,)))
+        if self.software_wgc:  # adds local variables and barriers
+            passes.append(ReplaceWGCPass())
         passes += [
             ReplaceModuleScopeVarsPass(),
             ReplaceMuxMathDeclsPass(fast=self.fast),

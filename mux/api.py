@@ -35,16 +35,27 @@ from mux.runtime import (
 )
 
 
-def compile(source: str, *, fast: bool = False, name: str = "<source>") -> Program:
+def compile(
+    source: str,
+    *,
+    fast: bool = False,
+    software_wgc: bool = False,
+    name: str = "<source>",
+) -> Program:
     """Parses and verifies `source` (MLIR text); CompileError if it is not valid.
 
-    `fast` lets maths builtins trade accuracy for speed (`mux.usefast`)."""
-    return Program(source, fast=fast, name=name)
+    `fast` lets maths builtins trade accuracy for speed (`mux.usefast`);
+    `software_wgc` implements work-group collectives in software (`replace-wgc`)."""
+    return Program(source, fast=fast, software_wgc=software_wgc, name=name)
 
 
-def load(path: str | os.PathLike[str], *, fast: bool = False) -> Program:
+def load(
+    path: str | os.PathLike[str], *, fast: bool = False, software_wgc: bool = False
+) -> Program:
     """`compile` of the file at `path`."""
-    return compile(Path(path).read_text(), fast=fast, name=str(path))
+    return compile(
+        Path(path).read_text(), fast=fast, software_wgc=software_wgc, name=str(path)
+    )
 
 
 class Program:
@@ -53,10 +64,18 @@ class Program:
     `module` is shared with every other `Program` of the same source text (parsed
     once, `mux.compiler.parse_cached`): read it, do not change it."""
 
-    def __init__(self, source: str, *, fast: bool = False, name: str = "<source>"):
+    def __init__(
+        self,
+        source: str,
+        *,
+        fast: bool = False,
+        software_wgc: bool = False,
+        name: str = "<source>",
+    ):
         self.module = parse_cached(source, name)
         self._hash = source_hash(source)
         self._fast = fast
+        self._software_wgc = software_wgc
         self._kernels: dict[str, Kernel] = {}
 
     @property
@@ -76,7 +95,14 @@ class Program:
         return self._kernels[name]
 
     def _compile(self, kernel: str, local_sizes: tuple[int, ...]) -> CompiledKernel:
-        return compile_kernel(self.module, self._hash, kernel, local_sizes, self._fast)
+        return compile_kernel(
+            self.module,
+            self._hash,
+            kernel,
+            local_sizes,
+            self._fast,
+            software_wgc=self._software_wgc,
+        )
 
 
 class Kernel:
