@@ -52,11 +52,21 @@ functions": the wrapper takes `@k`'s entry-point attribute and metadata, records
 `mux.orig_fn` and `mux.base_fn_name`; `@k` and the region functions are private, to
 be inlined by LLVM.
 
+**Work-group collectives** are scheduled natively, as the host target does: each is
+a barrier (every work-item must have given its operand before any gets the result),
+so its operands go into slots of the live storage before it, the region ends there,
+and between the work-item loops of the two regions the wrapper folds the operands of
+the whole work-group in local linear order (reduce, any, all: one result; scans: an
+accumulator threaded from the identity; broadcast: the operand of the work-item at
+the ids) into the result slot the next region loads
+(`lowering/group_exchanges.py`). Results equal a sequential fold in local linear
+order: a floating-point reduction is the left-to-right sum.
+
 Before: kernel entry points (`transfer-kernel-metadata` or `encode-kernel-metadata`);
-barriers in the kernel itself, with unique ids (`prepare-barriers` inlines functions
-that contain them); no work-group collective (a diagnostic for now).
+barriers and work-group collectives in the kernel itself, with unique ids
+(`prepare-barriers` inlines functions that contain them).
 After: each entry point is a `.mux-barrier-wrapper` that runs once per work-group;
-no `mux.work_group_barrier` remains in it.
+no `mux.work_group_barrier` or work-group collective remains in it.
 """
 
 from __future__ import annotations
@@ -88,9 +98,18 @@ from lowering.barrier_regions import (
     BARRIER,
     BarrierSplit,
     LiveLayout,
+    LiveValues,
     build_region_function,
     find_live_values,
+    live_array,
     split_at_barriers,
+)
+from lowering.group_exchanges import (
+    Exchange,
+    GroupShape,
+    build_exchange,
+    exchange_ops,
+    make_exchanges,
 )
 from lowering.to_llvm.scf import lower_scf_to_cf
 from lowering.utils import (
@@ -128,7 +147,8 @@ class WorkItemLoopsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kernels = kernel_entry_points(op)
-        if any(isinstance(o, BARRIER) for k in kernels for o in k.walk()):
+        scheduled = (BARRIER, *exchange_ops(False))
+        if any(isinstance(o, scheduled) for k in kernels for o in k.walk()):
             lower_scf_to_cf(op)  # barrier regions are found on the CFG
         for kernel in kernels:
             for new in _schedule(op, kernel):
@@ -145,10 +165,11 @@ def _ops_reachable(module: ModuleOp, kernel: func.FuncOp) -> list[type]:
 def _callees_with_barriers(module: ModuleOp, kernel: func.FuncOp) -> list[str]:
     fns = functions(module)
     names = reachable_from(module, [kernel.sym_name.data]) - {kernel.sym_name.data}
+    scheduled = (BARRIER, *exchange_ops(False))
     return sorted(
         n
         for n in names
-        if n in fns and any(isinstance(o, BARRIER) for o in fns[n].walk())
+        if n in fns and any(isinstance(o, scheduled) for o in fns[n].walk())
     )
 
 
@@ -165,6 +186,9 @@ class _WorkGroup:
     order: tuple[int, ...]
     """The looped dimensions, innermost first."""
     sub_groups: bool
+    sub_group_size: SSAValue | None = None
+    """The maximum sub-group size (index), when sub-groups have more than one
+    work-item."""
 
     def run(
         self,
@@ -251,12 +275,6 @@ def _schedule(module: ModuleOp, kernel: func.FuncOp) -> list[func.FuncOp]:
     if kernel.function_type.outputs.data:
         raise PassError(f"work-item-loops: kernel '{name}' returns values")
     used = _ops_reachable(module, kernel)
-    for unsupported in mux.WORK_GROUP_COLLECTIVE_OPS:
-        if unsupported in used:
-            raise PassError(
-                f"work-item-loops: kernel '{name}' uses {unsupported.name}: "
-                "work-group collectives are not supported yet"
-            )
     if callees := _callees_with_barriers(module, kernel):
         raise PassError(
             f"work-item-loops: kernel '{name}' calls a function with a barrier "
@@ -279,6 +297,7 @@ def _schedule(module: ModuleOp, kernel: func.FuncOp) -> list[func.FuncOp]:
     group = _prologue(b, wrapper, used)
     args = list(wrapper.args)
 
+    exchanges = make_exchanges(kernel, False)
     if not any(isinstance(o, BARRIER) for o in kernel.walk()):
         group.run(
             b,
@@ -290,12 +309,15 @@ def _schedule(module: ModuleOp, kernel: func.FuncOp) -> list[func.FuncOp]:
 
     split = split_at_barriers(kernel)
     live = find_live_values(split)
+    for exchange in exchanges.values():
+        for slot in exchange.arrays:  # in the live storage, whatever their uses
+            live.add(slot)
     struct = live.struct_type(f"{base}.live")
     regions = [
         build_region_function(split, r, live, struct, f"{base}{REGION_SUFFIX}{r.index}")
         for r in split.regions
     ]
-    _dispatch(b, wrapper, group, split, regions, live.layout(struct))
+    _dispatch(b, wrapper, group, split, regions, live, live.layout(struct), exchanges)
     return [*regions, wrapper]
 
 
@@ -305,12 +327,17 @@ def _dispatch(
     group: _WorkGroup,
     split: BarrierSplit,
     regions: list[func.FuncOp],
+    live: LiveValues,
     layout: LiveLayout,
+    exchanges: dict[mux.WorkGroupBarrierOp, Exchange],
 ) -> None:
     """The wrapper's body with barriers: one block per region, each running the
     region's function for every work-item (their live structs in one array), then
-    branching on the region id the work-items returned (0: the kernel returned)."""
-    count = from_index(b, _work_group_size(b, group.sizes), i64)
+    branching on the region id the work-items returned (0: the kernel returned).
+    A region after a collective starts with the collective itself
+    (`lowering.group_exchanges.build_exchange`)."""
+    items = _work_group_size(b, group.sizes)
+    count = from_index(b, items, i64)
     size = b.insert(arith.MuliOp(count, const(b, layout.item_bytes, i64))).result
     storage = b.insert(AllocaOp(size, i8, layout.alignment)).res
     storage.name_hint = "live"
@@ -327,6 +354,14 @@ def _dispatch(
         barrier = region.barrier
         if barrier is not None:  # "decomposed to just a memory barrier"
             rb.insert(mux.MemBarrierOp(barrier.scope, barrier.semantics))
+        if barrier in exchanges:
+            shape = GroupShape(items, group.sizes, group.sub_group_size)
+            build_exchange(
+                rb,
+                exchanges[barrier],
+                shape,
+                lambda eb, slot: live_array(eb, live, layout, storage, count, slot),
+            )
 
         def call(inner: Builder, linear: SSAValue | None, function=function) -> None:
             assert linear is not None
