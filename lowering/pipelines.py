@@ -34,6 +34,8 @@ from lowering.reduce_to_func import ReduceToFuncPass
 from lowering.replace_module_scope_vars import ReplaceModuleScopeVarsPass
 from lowering.replace_mux_math_decls import ReplaceMuxMathDeclsPass
 from lowering.transfer_kernel_metadata import TransferKernelMetadataPass
+from lowering.verify_reqd_sub_group_legal import VerifyReqdSubGroupLegalPass
+from lowering.verify_reqd_sub_group_satisfied import VerifyReqdSubGroupSatisfiedPass
 from lowering.work_item_loops import WorkItemLoopsPass
 
 
@@ -57,6 +59,8 @@ class HostPipeline(ModulePass):
     """Specialise `kernel` for this local size (its required work-group size)."""
     fast: bool = False
     """`mux.usefast` is true: maths may trade accuracy for speed."""
+    sub_group_size: int = 1
+    """The sub-group size of kernels that do not require one (`work-item-loops`)."""
     to_llvm: bool = True
     """End with `convert-to-llvm` (false: stop at the wrapped mux level)."""
 
@@ -70,7 +74,7 @@ class HostPipeline(ModulePass):
             if self.kernel
             else TransferKernelMetadataPass()
         )
-        passes: list[ModulePass] = [metadata]
+        passes: list[ModulePass] = [metadata, VerifyReqdSubGroupLegalPass()]
         if self.kernel:  # the one kernel under compilation, and what it calls
             passes.append(ReduceToFuncPass(keep=(self.kernel,)))
         passes += [
@@ -78,7 +82,8 @@ class HostPipeline(ModulePass):
             ReplaceMuxMathDeclsPass(fast=self.fast),
             DefineMuxDmaPass(),  # its waits are barriers: before prepare-barriers
             PrepareBarriersPass(),
-            WorkItemLoopsPass(),
+            WorkItemLoopsPass(sub_group_size=self.sub_group_size),
+            VerifyReqdSubGroupSatisfiedPass(),
             AddSchedParamsPass(),
             DefineMuxBuiltinsPass(),
             AddKernelWrapperPass(),

@@ -20,10 +20,20 @@ creates
   this work-group (smaller for the last one of a non-uniform range).
 - Dimensions at or beyond `mux.max_work_dim` have one work-item: no loop, the local
   id is set to 0 once.
-- Sub-groups have the spec's default size 1: if the kernel (or a function it calls)
-  uses a sub-group query, the wrapper sets the maximum sub-group size (1), the number
-  of sub-groups (the work-group size) and, per work-item, the sub-group id (the local
-  linear id).
+- Sub-groups have the spec's default size 1, unless the pass option
+  `sub_group_size`, the kernel's `mux.reqd_sub_group_size` (which wins) or
+  `mux.degenerate_subgroups` (one sub-group per work-group) says otherwise. With
+  size 1, if the kernel (or a function it calls) uses a sub-group query, the wrapper
+  sets the maximum sub-group size (1), the number of sub-groups (the work-group
+  size) and, per work-item, the sub-group id (the local linear id); the sub-group
+  collectives are the work-item's own (`define-mux-builtins`). With a size `S > 1`,
+  sub-groups are consecutive local linear ids: the maximum sub-group size is `M =
+  min(S, enqueued work-group size)` (the enqueued size for degenerate sub-groups),
+  sub-group `k` is the work-items `[k * M, min((k + 1) * M, work-group size))`, the
+  wrapper sets `ceil(work-group size / M)` sub-groups and the sub-group id `linear id
+  / M`; the sub-group collectives, the four shuffles and `mux.sub_group_barrier` are
+  scheduled like the work-group collectives below, folded per sub-group. The size
+  used is recorded as `mux.sub_group_size` on the wrapper (absent: 1).
 
 **Barriers** (compiler-pipeline-overview.txt, "Barrier Scheduling"): "all work-items
 in the work-group need to execute the first barrier region before beginning the
@@ -52,7 +62,8 @@ functions": the wrapper takes `@k`'s entry-point attribute and metadata, records
 `mux.orig_fn` and `mux.base_fn_name`; `@k` and the region functions are private, to
 be inlined by LLVM.
 
-**Work-group collectives** are scheduled natively, as the host target does: each is
+**Work-group collectives** (and sub-group ones with sub-groups larger than 1) are
+scheduled natively, as the host target does: each is
 a barrier (every work-item must have given its operand before any gets the result),
 so its operands go into slots of the live storage before it, the region ends there,
 and between the work-item loops of the two regions the wrapper folds the operands of
@@ -145,15 +156,37 @@ class WorkItemLoopsPass(ModulePass):
 
     name = "work-item-loops"
 
+    sub_group_size: int = 1
+    """The sub-group size of kernels without a `mux.reqd_sub_group_size` (the
+    spec's default is 1)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.sub_group_size < 1:
+            raise PassError(
+                f"work-item-loops: sub-group-size must be positive, got "
+                f"{self.sub_group_size}"
+            )
         kernels = kernel_entry_points(op)
-        scheduled = (BARRIER, *exchange_ops(False))
-        if any(isinstance(o, scheduled) for k in kernels for o in k.walk()):
+        if any(
+            isinstance(o, _scheduled(self._size(k))) for k in kernels for o in k.walk()
+        ):
             lower_scf_to_cf(op)  # barrier regions are found on the CFG
         for kernel in kernels:
-            for new in _schedule(op, kernel):
+            for new in _schedule(op, kernel, self._size(kernel)):
                 op.body.block.insert_op_after(new, kernel)
                 kernel = new
+
+    def _size(self, kernel: func.FuncOp) -> int | None:
+        """The sub-group size of `kernel`: its required one, else the pass's; None
+        for degenerate sub-groups (one per work-group, `degenerate-sub-groups`)."""
+        if mux_attrs.DEGENERATE_SUBGROUPS.get(kernel):
+            return None
+        return mux_attrs.REQD_SUB_GROUP_SIZE.get(kernel) or self.sub_group_size
+
+
+def _scheduled(sub_group_size: int | None) -> tuple[type, ...]:
+    """The ops a kernel with sub-groups of `sub_group_size` splits at."""
+    return (BARRIER, *exchange_ops(sub_group_size != 1))
 
 
 def _ops_reachable(module: ModuleOp, kernel: func.FuncOp) -> list[type]:
@@ -162,10 +195,12 @@ def _ops_reachable(module: ModuleOp, kernel: func.FuncOp) -> list[type]:
     return [type(o) for name in names if name in fns for o in fns[name].walk()]
 
 
-def _callees_with_barriers(module: ModuleOp, kernel: func.FuncOp) -> list[str]:
+def _callees_with_barriers(
+    module: ModuleOp, kernel: func.FuncOp, sub_group_size: int | None
+) -> list[str]:
     fns = functions(module)
     names = reachable_from(module, [kernel.sym_name.data]) - {kernel.sym_name.data}
-    scheduled = (BARRIER, *exchange_ops(False))
+    scheduled = _scheduled(sub_group_size)
     return sorted(
         n
         for n in names
@@ -187,8 +222,8 @@ class _WorkGroup:
     """The looped dimensions, innermost first."""
     sub_groups: bool
     sub_group_size: SSAValue | None = None
-    """The maximum sub-group size (index), when sub-groups have more than one
-    work-item."""
+    """The maximum sub-group size (index), when sub-groups are not of size 1:
+    sub-group `k` is the work-items of local linear ids `[k * M, (k + 1) * M)`."""
 
     def run(
         self,
@@ -220,7 +255,12 @@ class _WorkGroup:
             linear = inner.insert(arith.MuliOp(linear, self.sizes[0])).result
             linear = inner.insert(arith.AddiOp(linear, ids[0])).result
             if self.sub_groups:
-                inner.insert(mux.SetSubGroupIdOp(from_index(inner, linear, i32)))
+                sub_group = linear
+                if self.sub_group_size is not None:
+                    sub_group = inner.insert(
+                        arith.DivUIOp(linear, self.sub_group_size)
+                    ).result
+                inner.insert(mux.SetSubGroupIdOp(from_index(inner, sub_group, i32)))
             body(inner, linear)
 
         def loop(level: int, inner: Builder) -> None:
@@ -239,9 +279,14 @@ class _WorkGroup:
         loop(len(looped) - 1, b)
 
 
-def _prologue(b: Builder, wrapper: func.FuncOp, used: list[type]) -> _WorkGroup:
-    """The wrapper's constants and sizes, and the sub-group state (size-1
-    sub-groups: one per work-item)."""
+def _prologue(
+    b: Builder, wrapper: func.FuncOp, used: list[type], sub_group_size: int | None
+) -> _WorkGroup:
+    """The wrapper's constants and sizes, and the sub-group state: with size-1
+    sub-groups one per work-item; otherwise the maximum sub-group size is `M =
+    min(sub_group_size, enqueued work-group size)` (the enqueued size alone for
+    degenerate sub-groups, `sub_group_size` None), and there are
+    `ceil(work-group size / M)` sub-groups."""
     reqd = mux_attrs.REQD_WORK_GROUP_SIZE.get(wrapper)
     max_dim = mux_attrs.max_work_dim(wrapper)
     dims = [const(b, d, i32) for d in range(3)]
@@ -254,13 +299,43 @@ def _prologue(b: Builder, wrapper: func.FuncOp, used: list[type]) -> _WorkGroup:
         else:
             sizes.append(b.insert(mux.GetLocalSizeOp(dims[d])).result)
     sub_groups = any(q in used for q in _SUB_GROUP_QUERIES)
-    if sub_groups:
+    per_sub_group = None
+    if sub_group_size != 1:
+        enqueued = [
+            const(b, 1)
+            if d >= max_dim
+            else const(b, reqd[d])
+            if reqd is not None
+            else b.insert(mux.GetEnqueuedLocalSizeOp(dims[d])).result
+            for d in range(3)
+        ]
+        per_sub_group = _work_group_size(b, enqueued)
+        if sub_group_size is not None:
+            limit = const(b, sub_group_size)
+            per_sub_group = b.insert(arith.MinUIOp(per_sub_group, limit)).result
+        per_sub_group.name_hint = "max_sub_group_size"
+    if sub_groups and per_sub_group is None:
         b.insert(mux.SetMaxSubGroupSizeOp(const(b, 1, i32)))
         b.insert(mux.SetNumSubGroupsOp(from_index(b, _work_group_size(b, sizes), i32)))
+    elif sub_groups:
+        assert per_sub_group is not None
+        count = _work_group_size(b, sizes)
+        number = b.insert(arith.CeilDivUIOp(count, per_sub_group)).result
+        b.insert(mux.SetMaxSubGroupSizeOp(from_index(b, per_sub_group, i32)))
+        b.insert(mux.SetNumSubGroupsOp(from_index(b, number, i32)))
     order = tuple(
         d for d in mux_attrs.work_item_order(wrapper).dimensions if d < max_dim
     )
-    return _WorkGroup(dims, sizes, const(b, 0), const(b, 1), max_dim, order, sub_groups)
+    return _WorkGroup(
+        dims,
+        sizes,
+        const(b, 0),
+        const(b, 1),
+        max_dim,
+        order,
+        sub_groups,
+        per_sub_group,
+    )
 
 
 def _work_group_size(b: Builder, sizes: list[SSAValue]) -> SSAValue:
@@ -268,14 +343,16 @@ def _work_group_size(b: Builder, sizes: list[SSAValue]) -> SSAValue:
     return b.insert(arith.MuliOp(count, sizes[2])).result
 
 
-def _schedule(module: ModuleOp, kernel: func.FuncOp) -> list[func.FuncOp]:
-    """The new functions for `kernel`: its region functions (if it has barriers),
-    then the wrapper."""
+def _schedule(
+    module: ModuleOp, kernel: func.FuncOp, sub_group_size: int | None
+) -> list[func.FuncOp]:
+    """The new functions for `kernel` with sub-groups of `sub_group_size` (None:
+    degenerate): its region functions (if it has barriers), then the wrapper."""
     name = kernel.sym_name.data
     if kernel.function_type.outputs.data:
         raise PassError(f"work-item-loops: kernel '{name}' returns values")
     used = _ops_reachable(module, kernel)
-    if callees := _callees_with_barriers(module, kernel):
+    if callees := _callees_with_barriers(module, kernel, sub_group_size):
         raise PassError(
             f"work-item-loops: kernel '{name}' calls a function with a barrier "
             f"({', '.join(callees)}): run prepare-barriers first"
@@ -294,10 +371,14 @@ def _schedule(module: ModuleOp, kernel: func.FuncOp) -> list[func.FuncOp]:
     mux_attrs.ORIG_FN.set(wrapper, mux_attrs.ORIG_FN.get(wrapper) or name)
     mux_attrs.BASE_FN_NAME.set(wrapper, base)
     mark_internal(kernel)
-    group = _prologue(b, wrapper, used)
+    if sub_group_size is not None and (
+        sub_group_size != 1 or mux_attrs.REQD_SUB_GROUP_SIZE.get(wrapper)
+    ):  # absent: the spec's default, 1
+        mux_attrs.SUB_GROUP_SIZE.set(wrapper, sub_group_size)
+    group = _prologue(b, wrapper, used, sub_group_size)
     args = list(wrapper.args)
 
-    exchanges = make_exchanges(kernel, False)
+    exchanges = make_exchanges(kernel, sub_group_size != 1)
     if not any(isinstance(o, BARRIER) for o in kernel.walk()):
         group.run(
             b,

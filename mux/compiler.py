@@ -134,12 +134,13 @@ def compile_kernel(
     kernel: str,
     local_sizes: tuple[int, ...] = (),
     fast: bool = False,
+    sub_group_size: int = 1,
 ) -> CompiledKernel:
     """`kernel` of `module` through the host pipeline, LLVM and the JIT.
 
     `key` identifies the module's source (its hash) for the cache.
     """
-    cache_key = (key, kernel, local_sizes, fast)
+    cache_key = (key, kernel, local_sizes, fast, sub_group_size)
     if cache_key not in _CACHE:
         name = disk_cache.key(*cache_key)
         entry = disk_cache.load(name)
@@ -148,7 +149,7 @@ def compile_kernel(
             _CACHE[cache_key] = _with_hook(jit, entry.hook_name)
         else:
             with _no_cyclic_gc():
-                compiled = _compile(module, kernel, local_sizes, fast)
+                compiled = _compile(module, kernel, local_sizes, fast, sub_group_size)
             _CACHE[cache_key] = compiled
             disk_cache.store(
                 name,
@@ -165,13 +166,20 @@ def _with_hook(jit: JITModule, hook_name: str) -> CompiledKernel:
 
 
 def _compile(
-    module: ModuleOp, kernel: str, local_sizes: tuple[int, ...], fast: bool
+    module: ModuleOp,
+    kernel: str,
+    local_sizes: tuple[int, ...],
+    fast: bool,
+    sub_group_size: int,
 ) -> CompiledKernel:
     try:
         lowered = module.clone()
-        HostPipeline(kernel=kernel, local_sizes=local_sizes, fast=fast).apply(
-            context(), lowered
-        )
+        HostPipeline(
+            kernel=kernel,
+            local_sizes=local_sizes,
+            fast=fast,
+            sub_group_size=sub_group_size,
+        ).apply(context(), lowered)
         lowered.verify()
         hooks = [
             f.sym_name.data
