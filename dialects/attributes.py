@@ -284,6 +284,18 @@ REQD_SUB_GROUP_SIZE = MuxAttribute[int](
 )
 """!intel_reqd_sub_group_size: the required sub-group size; none if absent."""
 
+SUB_GROUP_SIZE = MuxAttribute[int](
+    "mux.sub_group_size",
+    "is a positive i32",
+    lambda a: _int(a, i32, 1),
+    lambda v: IntegerAttr(v, i32),
+)
+"""Ours, no spec name: the sub-group size `work-item-loops` scheduled the kernel
+with (its sub-groups are that many consecutive local linear ids, the last one
+possibly fewer), when it is not the spec's default 1 or the kernel requires one.
+`verify-reqd-sub-group-satisfied` compares it with `mux.reqd_sub_group_size`;
+`define-mux-builtins` defines the sub-group builtins for it."""
+
 ORIG_FN = MuxAttribute[str]("mux.orig_fn", "is a string", _string, StringAttr)
 """"mux-orig-fn": the name of the original function this one wraps or replaces."""
 
@@ -331,6 +343,7 @@ FUNCTION_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     NO_SUBGROUPS,
     DEGENERATE_SUBGROUPS,
     REQD_SUB_GROUP_SIZE,
+    SUB_GROUP_SIZE,
     ORIG_FN,
     BASE_FN_NAME,
     SCHEDULED_FN,

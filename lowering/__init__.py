@@ -39,6 +39,13 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     ),
     "replace-atomic-funcs": _lazy("replace_atomic_funcs", "ReplaceAtomicFuncsPass"),
     "define-mux-dma": _lazy("define_mux_dma", "DefineMuxDmaPass"),
+    "degenerate-sub-groups": _lazy("degenerate_sub_groups", "DegenerateSubGroupsPass"),
+    "verify-reqd-sub-group-legal": _lazy(
+        "verify_reqd_sub_group_legal", "VerifyReqdSubGroupLegalPass"
+    ),
+    "verify-reqd-sub-group-satisfied": _lazy(
+        "verify_reqd_sub_group_satisfied", "VerifyReqdSubGroupSatisfiedPass"
+    ),
     "prepare-barriers": _lazy("prepare_barriers", "PrepareBarriersPass"),
     "work-item-loops": _lazy("work_item_loops", "WorkItemLoopsPass"),
     "add-sched-params": _lazy("add_sched_params", "AddSchedParamsPass"),

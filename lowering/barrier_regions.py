@@ -670,3 +670,21 @@ def build_region_function(
         arg.name_hint = hint
     _RegionBuilder(split, region, live, struct, fn).build()
     return fn
+
+
+def live_array(
+    b: Builder,
+    live: LiveValues,
+    layout: LiveLayout,
+    storage_ptr: SSAValue,
+    items: SSAValue,
+    value: SSAValue,
+) -> SSAValue:
+    """The address of the array of `value`'s field in the live storage `storage_ptr`
+    of `items` (i64) work-items: element `i` is work-item `i`'s. For the wrapper,
+    which reads and writes the fields of every work-item between two regions (the
+    work-group collectives of `lowering.group_exchanges`)."""
+    start = const(b, layout.starts[live.field_of(value)], i64)
+    offset = b.insert(arith.MuliOp(items, start)).result
+    gep = GEPOp.from_mixed_indices(storage_ptr, [offset], i8, inbounds=True)
+    return b.insert(gep).result

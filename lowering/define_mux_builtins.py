@@ -28,10 +28,24 @@ enforces: the global size must be a multiple of it). Constant sizes let LLVM kno
 the trip counts and strides of everything indexed by them. `encode-kernel-metadata`
 gives a kernel this attribute when it is compiled for one local size.
 
-Sub-groups have the spec's default size 1: `get_sub_group_size` is 1 and
-`get_sub_group_local_id` is 0; the sub-group id, count and maximum size come from
-MuxWorkItemInfo, where `work-item-loops` set them. `isftz`, `usefast` and
-`isembeddedprofile`, if `replace-mux-math-decls` has not replaced them, are false.
+**Sub-groups.** The sub-group id, count and maximum size come from
+MuxWorkItemInfo, where `work-item-loops` set them. In a function that only entry
+points scheduled with sub-groups of the spec's default size 1 reach
+(`mux.sub_group_size`, absent meaning 1), `get_sub_group_size` is 1 and
+`get_sub_group_local_id` is 0, and the sub-group collectives and shuffles are the
+invocation's own ("A definition of these mux builtins for where the sub-group size
+is 1 is provided by ... the DefineMuxBuiltinsPass", compiler-utils-passes.rst,
+"Sub-groups"): any, all, reduce, inclusive scan and broadcast return their operand,
+an exclusive scan the operation's identity, shuffle and shuffle_xor their `%val`
+(any other invocation is out of range, whose result is the invocation's own value,
+as with larger sub-groups), shuffle_up `%prev` if `%delta` is 1 else `%curr`,
+shuffle_down `%next` if `%delta` is 1 else `%curr`. Elsewhere (sub-groups of `M`
+consecutive local linear ids, whose collectives `work-item-loops` scheduled):
+`get_sub_group_local_id = local_linear_id - sub_group_id * M` and
+`get_sub_group_size = min(M, work-group size - sub_group_id * M)`.
+
+`isftz`, `usefast` and `isembeddedprofile`, if `replace-mux-math-decls` has not
+replaced them, are false.
 
 **Memory barriers** (mux-compiler-spec.rst, "Memory and Control Barriers"): a
 `mux.mem_barrier scope(...) semantics(...)` orders this invocation's memory accesses
@@ -74,6 +88,7 @@ from xdsl.rewriter import InsertPoint
 from dialects import attributes as mux_attrs
 from dialects import llvmx, mux
 from dialects.scheduling import WORK_GROUP_INFO, WORK_ITEM_INFO
+from lowering.group_ops import identity
 from lowering.utils import (
     PassError,
     StructFields,
@@ -106,8 +121,6 @@ _SETTERS: dict[type[Operation], str] = {
     mux.SetMaxSubGroupSizeOp: "max_sub_group_size",
 }
 _CONSTANTS: dict[type[Operation], int] = {
-    mux.GetSubGroupSizeOp: 1,
-    mux.GetSubGroupLocalIdOp: 0,
     mux.IsFtzOp: 0,
     mux.UseFastOp: 0,
     mux.IsEmbeddedProfileOp: 0,
@@ -146,6 +159,105 @@ def required_sizes(module: ModuleOp) -> dict[str, tuple[int, ...]]:
 
 
 _LOCAL_SIZES = (mux.GetLocalSizeOp, mux.GetEnqueuedLocalSizeOp)
+
+
+def larger_sub_groups(module: ModuleOp) -> set[str]:
+    """The functions an entry point scheduled with sub-groups larger than 1 reaches
+    (`mux.sub_group_size` above 1, or degenerate sub-groups); the others have the
+    spec's default size 1."""
+    larger: set[str] = set()
+    for entry in kernel_entry_points(module):
+        size = mux_attrs.SUB_GROUP_SIZE.get(entry) or 1
+        if size != 1 or mux_attrs.DEGENERATE_SUBGROUPS.get(entry):
+            larger |= reachable_from(module, [entry.sym_name.data])
+    return larger
+
+
+_SUB_GROUP_SIZE_QUERIES = (mux.GetSubGroupSizeOp, mux.GetSubGroupLocalIdOp)
+_OWN_OPERAND = (
+    mux.SubGroupAnyOp,
+    mux.SubGroupAllOp,
+    mux.SubGroupReduceOp,
+    mux.SubGroupScanInclusiveOp,
+    mux.SubGroupBroadcastOp,
+    mux.SubGroupShuffleOp,
+    mux.SubGroupShuffleXorOp,
+)
+_SUB_GROUP_OPS = (
+    *_OWN_OPERAND,
+    mux.SubGroupScanExclusiveOp,
+    mux.SubGroupShuffleUpOp,
+    mux.SubGroupShuffleDownOp,
+)
+
+
+def _function_name(op: Operation) -> str | None:
+    fn = op.parent_op()
+    while fn is not None and not isinstance(fn, func.FuncOp):
+        fn = fn.parent_op()
+    return None if fn is None else fn.sym_name.data
+
+
+@dataclass(frozen=True)
+class DefineSubGroupBuiltin(RewritePattern):
+    """Defines `get_sub_group_size`, `get_sub_group_local_id` and the sub-group
+    collectives and shuffles (see the module docstring)."""
+
+    larger: set[str]
+    """The functions with sub-groups larger than 1 (`larger_sub_groups`)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, _SUB_GROUP_SIZE_QUERIES + _SUB_GROUP_OPS):
+            return
+        fn = _function_name(op)
+        b = Builder(InsertPoint.before(op))
+        if fn not in self.larger:
+            rewriter.replace(op, [], [_size_one(b, op)])
+        elif isinstance(op, _SUB_GROUP_SIZE_QUERIES):
+            rewriter.replace(op, [], [_sub_group_query(b, op)])
+        else:
+            raise PassError(
+                f"define-mux-builtins: {op.name} in '{fn}' with sub-groups of more "
+                "than one work-item: work-item-loops schedules these in the kernel "
+                "(run prepare-barriers and work-item-loops first)"
+            )
+
+
+def _size_one(b: Builder, op: Operation) -> SSAValue:
+    """The definition of a sub-group query, collective or shuffle with sub-groups of
+    size 1."""
+    if isinstance(op, mux.GetSubGroupSizeOp):
+        return const(b, 1, i32)
+    if isinstance(op, mux.GetSubGroupLocalIdOp):
+        return const(b, 0, i32)
+    if isinstance(op, _OWN_OPERAND):
+        return op.operands[0]
+    if isinstance(op, mux.SubGroupScanExclusiveOp):
+        return identity(b, op.op.data, op.result.type)
+    assert isinstance(op, mux.SubGroupShuffleUpOp | mux.SubGroupShuffleDownOp)
+    other = op.prev if isinstance(op, mux.SubGroupShuffleUpOp) else op.next
+    curr = op.curr
+    one = b.insert(arith.CmpiOp(op.delta, const(b, 1, i32), "eq")).result
+    return b.insert(arith.SelectOp(one, other, curr)).result
+
+
+def _sub_group_query(b: Builder, op: Operation) -> SSAValue:
+    """`get_sub_group_local_id` or `get_sub_group_size` with sub-groups of `M`
+    consecutive local linear ids, in terms of the other queries."""
+    sub_group = b.insert(mux.GetSubGroupIdOp()).results[0]
+    most = b.insert(mux.GetMaxSubGroupSizeOp()).results[0]
+    start = b.insert(arith.MuliOp(sub_group, most)).result
+    if isinstance(op, mux.GetSubGroupLocalIdOp):
+        linear = b.insert(mux.GetLocalLinearIdOp()).results[0]
+        linear = b.insert(arith.IndexCastOp(linear, i32)).result
+        return b.insert(arith.SubiOp(linear, start)).result
+    dims = [const(b, d, i32) for d in range(3)]
+    sizes = [_query(b, mux.GetLocalSizeOp, d) for d in dims]
+    count = b.insert(arith.MuliOp(sizes[0], sizes[1])).result
+    count = b.insert(arith.MuliOp(count, sizes[2])).result
+    count = b.insert(arith.IndexCastOp(count, i32)).result
+    rest = b.insert(arith.SubiOp(count, start)).result
+    return b.insert(arith.MinUIOp(most, rest)).result
 
 
 @dataclass(frozen=True)
@@ -325,6 +437,7 @@ class DefineMuxBuiltinsPass(ModulePass):
         patterns = GreedyRewritePatternApplier(
             [
                 DefineBuiltin(required_sizes(op)),
+                DefineSubGroupBuiltin(larger_sub_groups(op)),
                 DefineMemoryBarrier(),
                 DefineVecGroup(),
             ],

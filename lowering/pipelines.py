@@ -40,6 +40,8 @@ from lowering.replace_module_scope_vars import ReplaceModuleScopeVarsPass
 from lowering.replace_mux_math_decls import ReplaceMuxMathDeclsPass
 from lowering.replace_wgc import ReplaceWGCPass
 from lowering.transfer_kernel_metadata import TransferKernelMetadataPass
+from lowering.verify_reqd_sub_group_legal import VerifyReqdSubGroupLegalPass
+from lowering.verify_reqd_sub_group_satisfied import VerifyReqdSubGroupSatisfiedPass
 from lowering.work_item_loops import WorkItemLoopsPass
 
 
@@ -66,6 +68,8 @@ class HostPipeline(ModulePass):
     software_wgc: bool = False
     """Work-group collectives in software (`replace-wgc`), before the local
     variables are placed."""
+    sub_group_size: int = 1
+    """The sub-group size of kernels that do not require one (`work-item-loops`)."""
     to_llvm: bool = True
     """End with `convert-to-llvm` (false: stop at the wrapped mux level)."""
 
@@ -79,7 +83,7 @@ class HostPipeline(ModulePass):
             if self.kernel
             else TransferKernelMetadataPass()
         )
-        passes: list[ModulePass] = [metadata]
+        passes: list[ModulePass] = [metadata, VerifyReqdSubGroupLegalPass()]
         if self.kernel:  # the one kernel under compilation, and what it calls
             passes.append(ReduceToFuncPass(keep=(self.kernel,)))
         if self.software_wgc:  # adds local variables and barriers
@@ -90,7 +94,8 @@ class HostPipeline(ModulePass):
             ReplaceAtomicFuncsPass(),
             DefineMuxDmaPass(),  # its waits are barriers: before prepare-barriers
             PrepareBarriersPass(),
-            WorkItemLoopsPass(),
+            WorkItemLoopsPass(sub_group_size=self.sub_group_size),
+            VerifyReqdSubGroupSatisfiedPass(),
             AddSchedParamsPass(),
             DefineMuxBuiltinsPass(),
             AddKernelWrapperPass(),

@@ -25,8 +25,10 @@ is the barrier id. `mux.mem_barrier` is only a fence and is not barrier-like.
    A call of a multi-block callee inside a nested region (whose one block cannot
    take several) has the caller's `scf` lowered to `cf` first, as `work-item-loops`
    would; inside any other region op it is a diagnostic, as is recursion through
-   such functions (naming them). Functions with no barrier-like op below them stay
-   calls; inlined functions stay in the module (`reduce-to-func` drops the unused
+   such functions (naming them). Functions holding a sub-group collective or
+   shuffle are inlined too: `work-item-loops` schedules those as barriers when
+   sub-groups have more than one work-item. Functions with none of these below them
+   stay calls; inlined functions stay in the module (`reduce-to-func` drops the unused
    ones).
 2. **Ids.** In each kernel entry point the barrier-like ops are renumbered 0, 1, 2,
    ... in program order (a walk of the function: blocks in order, nested regions
@@ -52,6 +54,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import attributes as mux_attrs
 from dialects import mux
+from lowering.group_exchanges import SUB_GROUP_EXCHANGES
 from lowering.to_llvm.scf import lower_scf_to_cf
 from lowering.utils import (
     PassError,
@@ -67,6 +70,11 @@ BARRIER_LIKE: tuple[type[Operation], ...] = (
     *mux.WORK_GROUP_COLLECTIVE_OPS,
 )
 """The ops with a barrier id: control barriers and work-group collectives."""
+
+INLINED: tuple[type[Operation], ...] = (*BARRIER_LIKE, *SUB_GROUP_EXCHANGES)
+"""The ops whose functions are inlined: the barrier-like ones, and the sub-group
+collectives and shuffles, which `work-item-loops` schedules as barriers when
+sub-groups have more than one work-item."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +118,11 @@ def _with_barriers(
 ) -> list[str]:
     """The functions holding a barrier-like op or calling one that does,
     transitively, in module order."""
-    found = {name for name, fn in fns.items() if any(barrier_like_ops(fn))}
+    found = {
+        name
+        for name, fn in fns.items()
+        if any(isinstance(o, INLINED) for o in fn.walk())
+    }
     changed = True
     while changed:
         changed = False

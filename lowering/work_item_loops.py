@@ -20,10 +20,20 @@ creates
   this work-group (smaller for the last one of a non-uniform range).
 - Dimensions at or beyond `mux.max_work_dim` have one work-item: no loop, the local
   id is set to 0 once.
-- Sub-groups have the spec's default size 1: if the kernel (or a function it calls)
-  uses a sub-group query, the wrapper sets the maximum sub-group size (1), the number
-  of sub-groups (the work-group size) and, per work-item, the sub-group id (the local
-  linear id).
+- Sub-groups have the spec's default size 1, unless the pass option
+  `sub_group_size`, the kernel's `mux.reqd_sub_group_size` (which wins) or
+  `mux.degenerate_subgroups` (one sub-group per work-group) says otherwise. With
+  size 1, if the kernel (or a function it calls) uses a sub-group query, the wrapper
+  sets the maximum sub-group size (1), the number of sub-groups (the work-group
+  size) and, per work-item, the sub-group id (the local linear id); the sub-group
+  collectives are the work-item's own (`define-mux-builtins`). With a size `S > 1`,
+  sub-groups are consecutive local linear ids: the maximum sub-group size is `M =
+  min(S, enqueued work-group size)` (the enqueued size for degenerate sub-groups),
+  sub-group `k` is the work-items `[k * M, min((k + 1) * M, work-group size))`, the
+  wrapper sets `ceil(work-group size / M)` sub-groups and the sub-group id `linear id
+  / M`; the sub-group collectives, the four shuffles and `mux.sub_group_barrier` are
+  scheduled like the work-group collectives below, folded per sub-group. The size
+  used is recorded as `mux.sub_group_size` on the wrapper (absent: 1).
 
 **Barriers** (compiler-pipeline-overview.txt, "Barrier Scheduling"): "all work-items
 in the work-group need to execute the first barrier region before beginning the
@@ -52,11 +62,22 @@ functions": the wrapper takes `@k`'s entry-point attribute and metadata, records
 `mux.orig_fn` and `mux.base_fn_name`; `@k` and the region functions are private, to
 be inlined by LLVM.
 
+**Work-group collectives** (and sub-group ones with sub-groups larger than 1) are
+scheduled natively, as the host target does: each is
+a barrier (every work-item must have given its operand before any gets the result),
+so its operands go into slots of the live storage before it, the region ends there,
+and between the work-item loops of the two regions the wrapper folds the operands of
+the whole work-group in local linear order (reduce, any, all: one result; scans: an
+accumulator threaded from the identity; broadcast: the operand of the work-item at
+the ids) into the result slot the next region loads
+(`lowering/group_exchanges.py`). Results equal a sequential fold in local linear
+order: a floating-point reduction is the left-to-right sum.
+
 Before: kernel entry points (`transfer-kernel-metadata` or `encode-kernel-metadata`);
-barriers in the kernel itself, with unique ids (`prepare-barriers` inlines functions
-that contain them); no work-group collective (a diagnostic for now).
+barriers and work-group collectives in the kernel itself, with unique ids
+(`prepare-barriers` inlines functions that contain them).
 After: each entry point is a `.mux-barrier-wrapper` that runs once per work-group;
-no `mux.work_group_barrier` remains in it.
+no `mux.work_group_barrier` or work-group collective remains in it.
 """
 
 from __future__ import annotations
@@ -91,7 +112,15 @@ from lowering.barrier_regions import (
     build_region_function,
     copy_carried,
     find_live_values,
+    live_array,
     split_at_barriers,
+)
+from lowering.group_exchanges import (
+    Exchange,
+    GroupShape,
+    build_exchange,
+    exchange_ops,
+    make_exchanges,
 )
 from lowering.to_llvm.scf import lower_scf_to_cf
 from lowering.utils import (
@@ -127,14 +156,37 @@ class WorkItemLoopsPass(ModulePass):
 
     name = "work-item-loops"
 
+    sub_group_size: int = 1
+    """The sub-group size of kernels without a `mux.reqd_sub_group_size` (the
+    spec's default is 1)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.sub_group_size < 1:
+            raise PassError(
+                f"work-item-loops: sub-group-size must be positive, got "
+                f"{self.sub_group_size}"
+            )
         kernels = kernel_entry_points(op)
-        if any(isinstance(o, BARRIER) for k in kernels for o in k.walk()):
+        if any(
+            isinstance(o, _scheduled(self._size(k))) for k in kernels for o in k.walk()
+        ):
             lower_scf_to_cf(op)  # barrier regions are found on the CFG
         for kernel in kernels:
-            for new in _schedule(op, kernel):
+            for new in _schedule(op, kernel, self._size(kernel)):
                 op.body.block.insert_op_after(new, kernel)
                 kernel = new
+
+    def _size(self, kernel: func.FuncOp) -> int | None:
+        """The sub-group size of `kernel`: its required one, else the pass's; None
+        for degenerate sub-groups (one per work-group, `degenerate-sub-groups`)."""
+        if mux_attrs.DEGENERATE_SUBGROUPS.get(kernel):
+            return None
+        return mux_attrs.REQD_SUB_GROUP_SIZE.get(kernel) or self.sub_group_size
+
+
+def _scheduled(sub_group_size: int | None) -> tuple[type, ...]:
+    """The ops a kernel with sub-groups of `sub_group_size` splits at."""
+    return (BARRIER, *exchange_ops(sub_group_size != 1))
 
 
 def _ops_reachable(module: ModuleOp, kernel: func.FuncOp) -> list[type]:
@@ -143,13 +195,16 @@ def _ops_reachable(module: ModuleOp, kernel: func.FuncOp) -> list[type]:
     return [type(o) for name in names if name in fns for o in fns[name].walk()]
 
 
-def _callees_with_barriers(module: ModuleOp, kernel: func.FuncOp) -> list[str]:
+def _callees_with_barriers(
+    module: ModuleOp, kernel: func.FuncOp, sub_group_size: int | None
+) -> list[str]:
     fns = functions(module)
     names = reachable_from(module, [kernel.sym_name.data]) - {kernel.sym_name.data}
+    scheduled = _scheduled(sub_group_size)
     return sorted(
         n
         for n in names
-        if n in fns and any(isinstance(o, BARRIER) for o in fns[n].walk())
+        if n in fns and any(isinstance(o, scheduled) for o in fns[n].walk())
     )
 
 
@@ -166,6 +221,9 @@ class _WorkGroup:
     order: tuple[int, ...]
     """The looped dimensions, innermost first."""
     sub_groups: bool
+    sub_group_size: SSAValue | None = None
+    """The maximum sub-group size (index), when sub-groups are not of size 1:
+    sub-group `k` is the work-items of local linear ids `[k * M, (k + 1) * M)`."""
 
     def run(
         self,
@@ -197,7 +255,12 @@ class _WorkGroup:
             linear = inner.insert(arith.MuliOp(linear, self.sizes[0])).result
             linear = inner.insert(arith.AddiOp(linear, ids[0])).result
             if self.sub_groups:
-                inner.insert(mux.SetSubGroupIdOp(from_index(inner, linear, i32)))
+                sub_group = linear
+                if self.sub_group_size is not None:
+                    sub_group = inner.insert(
+                        arith.DivUIOp(linear, self.sub_group_size)
+                    ).result
+                inner.insert(mux.SetSubGroupIdOp(from_index(inner, sub_group, i32)))
             body(inner, linear)
 
         def loop(level: int, inner: Builder) -> None:
@@ -216,9 +279,14 @@ class _WorkGroup:
         loop(len(looped) - 1, b)
 
 
-def _prologue(b: Builder, wrapper: func.FuncOp, used: list[type]) -> _WorkGroup:
-    """The wrapper's constants and sizes, and the sub-group state (size-1
-    sub-groups: one per work-item)."""
+def _prologue(
+    b: Builder, wrapper: func.FuncOp, used: list[type], sub_group_size: int | None
+) -> _WorkGroup:
+    """The wrapper's constants and sizes, and the sub-group state: with size-1
+    sub-groups one per work-item; otherwise the maximum sub-group size is `M =
+    min(sub_group_size, enqueued work-group size)` (the enqueued size alone for
+    degenerate sub-groups, `sub_group_size` None), and there are
+    `ceil(work-group size / M)` sub-groups."""
     reqd = mux_attrs.REQD_WORK_GROUP_SIZE.get(wrapper)
     max_dim = mux_attrs.max_work_dim(wrapper)
     dims = [const(b, d, i32) for d in range(3)]
@@ -231,13 +299,43 @@ def _prologue(b: Builder, wrapper: func.FuncOp, used: list[type]) -> _WorkGroup:
         else:
             sizes.append(b.insert(mux.GetLocalSizeOp(dims[d])).result)
     sub_groups = any(q in used for q in _SUB_GROUP_QUERIES)
-    if sub_groups:
+    per_sub_group = None
+    if sub_group_size != 1:
+        enqueued = [
+            const(b, 1)
+            if d >= max_dim
+            else const(b, reqd[d])
+            if reqd is not None
+            else b.insert(mux.GetEnqueuedLocalSizeOp(dims[d])).result
+            for d in range(3)
+        ]
+        per_sub_group = _work_group_size(b, enqueued)
+        if sub_group_size is not None:
+            limit = const(b, sub_group_size)
+            per_sub_group = b.insert(arith.MinUIOp(per_sub_group, limit)).result
+        per_sub_group.name_hint = "max_sub_group_size"
+    if sub_groups and per_sub_group is None:
         b.insert(mux.SetMaxSubGroupSizeOp(const(b, 1, i32)))
         b.insert(mux.SetNumSubGroupsOp(from_index(b, _work_group_size(b, sizes), i32)))
+    elif sub_groups:
+        assert per_sub_group is not None
+        count = _work_group_size(b, sizes)
+        number = b.insert(arith.CeilDivUIOp(count, per_sub_group)).result
+        b.insert(mux.SetMaxSubGroupSizeOp(from_index(b, per_sub_group, i32)))
+        b.insert(mux.SetNumSubGroupsOp(from_index(b, number, i32)))
     order = tuple(
         d for d in mux_attrs.work_item_order(wrapper).dimensions if d < max_dim
     )
-    return _WorkGroup(dims, sizes, const(b, 0), const(b, 1), max_dim, order, sub_groups)
+    return _WorkGroup(
+        dims,
+        sizes,
+        const(b, 0),
+        const(b, 1),
+        max_dim,
+        order,
+        sub_groups,
+        per_sub_group,
+    )
 
 
 def _work_group_size(b: Builder, sizes: list[SSAValue]) -> SSAValue:
@@ -245,20 +343,16 @@ def _work_group_size(b: Builder, sizes: list[SSAValue]) -> SSAValue:
     return b.insert(arith.MuliOp(count, sizes[2])).result
 
 
-def _schedule(module: ModuleOp, kernel: func.FuncOp) -> list[func.FuncOp]:
-    """The new functions for `kernel`: its region functions (if it has barriers),
-    then the wrapper."""
+def _schedule(
+    module: ModuleOp, kernel: func.FuncOp, sub_group_size: int | None
+) -> list[func.FuncOp]:
+    """The new functions for `kernel` with sub-groups of `sub_group_size` (None:
+    degenerate): its region functions (if it has barriers), then the wrapper."""
     name = kernel.sym_name.data
     if kernel.function_type.outputs.data:
         raise PassError(f"work-item-loops: kernel '{name}' returns values")
     used = _ops_reachable(module, kernel)
-    for unsupported in mux.WORK_GROUP_COLLECTIVE_OPS:
-        if unsupported in used:
-            raise PassError(
-                f"work-item-loops: kernel '{name}' uses {unsupported.name}: "
-                "work-group collectives are not supported yet"
-            )
-    if callees := _callees_with_barriers(module, kernel):
+    if callees := _callees_with_barriers(module, kernel, sub_group_size):
         raise PassError(
             f"work-item-loops: kernel '{name}' calls a function with a barrier "
             f"({', '.join(callees)}): run prepare-barriers first"
@@ -277,9 +371,14 @@ def _schedule(module: ModuleOp, kernel: func.FuncOp) -> list[func.FuncOp]:
     mux_attrs.ORIG_FN.set(wrapper, mux_attrs.ORIG_FN.get(wrapper) or name)
     mux_attrs.BASE_FN_NAME.set(wrapper, base)
     mark_internal(kernel)
-    group = _prologue(b, wrapper, used)
+    if sub_group_size is not None and (
+        sub_group_size != 1 or mux_attrs.REQD_SUB_GROUP_SIZE.get(wrapper)
+    ):  # absent: the spec's default, 1
+        mux_attrs.SUB_GROUP_SIZE.set(wrapper, sub_group_size)
+    group = _prologue(b, wrapper, used, sub_group_size)
     args = list(wrapper.args)
 
+    exchanges = make_exchanges(kernel, sub_group_size != 1)
     if not any(isinstance(o, BARRIER) for o in kernel.walk()):
         group.run(
             b,
@@ -291,12 +390,15 @@ def _schedule(module: ModuleOp, kernel: func.FuncOp) -> list[func.FuncOp]:
 
     split = split_at_barriers(kernel)
     live = find_live_values(split)
+    for exchange in exchanges.values():
+        for slot in exchange.arrays:  # in the live storage, whatever their uses
+            live.add(slot)
     struct = live.struct_type(f"{base}.live")
     regions = [
         build_region_function(split, r, live, struct, f"{base}{REGION_SUFFIX}{r.index}")
         for r in split.regions
     ]
-    _dispatch(b, wrapper, group, split, regions, live, struct)
+    _dispatch(b, wrapper, group, split, regions, live, struct, exchanges)
     return [*regions, wrapper]
 
 
@@ -308,12 +410,16 @@ def _dispatch(
     regions: list[func.FuncOp],
     live: LiveValues,
     struct: LLVMStructType,
+    exchanges: dict[mux.WorkGroupBarrierOp, Exchange],
 ) -> None:
     """The wrapper's body with barriers: one block per region, each running the
     region's function for every work-item (their live structs in one array), then
-    branching on the region id the work-items returned (0: the kernel returned)."""
-    count = from_index(b, _work_group_size(b, group.sizes), i64)
+    branching on the region id the work-items returned (0: the kernel returned).
+    A region after a collective starts with the collective itself
+    (`lowering.group_exchanges.build_exchange`)."""
     layout = live.layout(struct)
+    items = _work_group_size(b, group.sizes)
+    count = from_index(b, items, i64)
     size = b.insert(arith.MuliOp(count, const(b, layout.item_bytes, i64))).result
     storage = b.insert(AllocaOp(size, i8, layout.alignment)).res
     storage.name_hint = "live"
@@ -330,6 +436,14 @@ def _dispatch(
         barrier = region.barrier
         if barrier is not None:  # "decomposed to just a memory barrier"
             rb.insert(mux.MemBarrierOp(barrier.scope, barrier.semantics))
+        if barrier in exchanges:
+            shape = GroupShape(items, group.sizes, group.sub_group_size)
+            build_exchange(
+                rb,
+                exchanges[barrier],
+                shape,
+                lambda eb, slot: live_array(eb, live, layout, storage, count, slot),
+            )
 
         def call(inner: Builder, linear: SSAValue | None, function=function) -> None:
             assert linear is not None

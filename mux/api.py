@@ -13,6 +13,7 @@ non-uniform work-groups). Compiled kernels are cached.
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -22,10 +23,12 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from dialects import attributes as mux_attrs
 from lowering.compute_local_memory_usage import local_memory_usage
+from lowering.verify_reqd_sub_group_legal import DEVICE_SUB_GROUP_SIZES
 from mux.compiler import CompiledKernel, compile_kernel, parse_cached, source_hash
 from mux.errors import CompileError, LaunchError
 from mux.runtime import (
     LOCAL_MEMORY_SIZE,
+    MAX_WORK_GROUP_SIZE,
     check_local_size,
     default_local_size,
     kernel_params,
@@ -40,21 +43,39 @@ def compile(
     *,
     fast: bool = False,
     software_wgc: bool = False,
+    sub_group_size: int = 1,
     name: str = "<source>",
 ) -> Program:
     """Parses and verifies `source` (MLIR text); CompileError if it is not valid.
 
     `fast` lets maths builtins trade accuracy for speed (`mux.usefast`);
-    `software_wgc` implements work-group collectives in software (`replace-wgc`)."""
-    return Program(source, fast=fast, software_wgc=software_wgc, name=name)
+    `software_wgc` implements work-group collectives in software (`replace-wgc`).
+    `sub_group_size` is the size of the sub-groups of kernels that do not require
+    one (`mux.reqd_sub_group_size`): one of the device's sizes, 1 (the spec's
+    default), 2, 4, ..., 64."""
+    return Program(
+        source,
+        fast=fast,
+        software_wgc=software_wgc,
+        sub_group_size=sub_group_size,
+        name=name,
+    )
 
 
 def load(
-    path: str | os.PathLike[str], *, fast: bool = False, software_wgc: bool = False
+    path: str | os.PathLike[str],
+    *,
+    fast: bool = False,
+    software_wgc: bool = False,
+    sub_group_size: int = 1,
 ) -> Program:
     """`compile` of the file at `path`."""
     return compile(
-        Path(path).read_text(), fast=fast, software_wgc=software_wgc, name=str(path)
+        Path(path).read_text(),
+        fast=fast,
+        software_wgc=software_wgc,
+        sub_group_size=sub_group_size,
+        name=str(path),
     )
 
 
@@ -70,12 +91,21 @@ class Program:
         *,
         fast: bool = False,
         software_wgc: bool = False,
+        sub_group_size: int = 1,
         name: str = "<source>",
     ):
+        if sub_group_size not in DEVICE_SUB_GROUP_SIZES:
+            sizes = ", ".join(map(str, DEVICE_SUB_GROUP_SIZES))
+            raise CompileError(
+                f"sub_group_size: one of the device's sizes ({sizes}), got "
+                f"{sub_group_size!r}"
+            )
         self.module = parse_cached(source, name)
         self._hash = source_hash(source)
         self._fast = fast
         self._software_wgc = software_wgc
+        self.sub_group_size = sub_group_size
+        """The sub-group size of kernels that do not require one."""
         self._kernels: dict[str, Kernel] = {}
 
     @property
@@ -102,6 +132,7 @@ class Program:
             local_sizes,
             self._fast,
             software_wgc=self._software_wgc,
+            sub_group_size=self.sub_group_size,
         )
 
 
@@ -127,10 +158,47 @@ class Kernel:
         work-group (`compute-local-memory-usage`), besides its local buffer
         arguments."""
         self._reqd = mux_attrs.REQD_WORK_GROUP_SIZE.get(self.function)
+        self.sub_group_size = (
+            mux_attrs.REQD_SUB_GROUP_SIZE.get(self.function) or program.sub_group_size
+        )
+        """The size of the kernel's sub-groups: its required one, else the
+        program's."""
 
     def __repr__(self) -> str:
         params = ", ".join(f"{p.name}: {p.type}" for p in self.params)
         return f"<mux.Kernel {self.name}({params})>"
+
+    # The spec's sub-group queries (mux-compiler-spec.rst, "BaseKernel::query*").
+    # Sub-groups are `sub_group_size` consecutive local linear ids, the last one
+    # possibly fewer.
+
+    def query_sub_group_size_for_local_size(
+        self, x: int, y: int = 1, z: int = 1
+    ) -> int:
+        """`querySubGroupSizeForLocalSize`: the largest sub-group size a launch with
+        local size (x, y, z) has (the kernel's sub-group size, or the whole
+        work-group if smaller). ValueError if a size is not positive."""
+        if min(x, y, z) < 1:
+            raise ValueError(f"local sizes must be positive, got {(x, y, z)}")
+        return min(self.sub_group_size, x * y * z)
+
+    def query_local_size_for_sub_group_count(self, count: int) -> tuple[int, int, int]:
+        """`queryLocalSizeForSubGroupCount`: a 1-D local size, a multiple of the
+        sub-group size, giving `count` sub-groups; (0, 0, 0) if none does (too many
+        work-items, or a required work-group size with another count)."""
+        if count < 1:
+            return (0, 0, 0)
+        if self._reqd is not None:
+            total = math.prod(self._reqd)
+            fits = -(-total // self.sub_group_size) == count
+            return tuple(self._reqd) if fits else (0, 0, 0)  # type: ignore[return-value]
+        size = count * self.sub_group_size
+        return (size, 1, 1) if size <= MAX_WORK_GROUP_SIZE else (0, 0, 0)
+
+    def query_max_sub_group_count(self) -> int:
+        """`queryMaxSubGroupCount`: the most sub-groups a work-group can have."""
+        total = math.prod(self._reqd) if self._reqd is not None else MAX_WORK_GROUP_SIZE
+        return -(-total // self.sub_group_size)
 
     def compiled(self, local_size: tuple[int, ...] | None = None) -> CompiledKernel:
         """The kernel compiled for `local_size` (None: for any local size)."""

@@ -135,12 +135,13 @@ def compile_kernel(
     local_sizes: tuple[int, ...] = (),
     fast: bool = False,
     software_wgc: bool = False,
+    sub_group_size: int = 1,
 ) -> CompiledKernel:
     """`kernel` of `module` through the host pipeline, LLVM and the JIT.
 
     `key` identifies the module's source (its hash) for the cache.
     """
-    cache_key = (key, kernel, local_sizes, fast, software_wgc)
+    cache_key = (key, kernel, local_sizes, fast, software_wgc, sub_group_size)
     if cache_key not in _CACHE:
         name = disk_cache.key(*cache_key)
         entry = disk_cache.load(name)
@@ -150,7 +151,12 @@ def compile_kernel(
         else:
             with _no_cyclic_gc():
                 compiled = _compile(
-                    module, kernel, local_sizes, fast, software_wgc=software_wgc
+                    module,
+                    kernel,
+                    local_sizes,
+                    fast,
+                    software_wgc=software_wgc,
+                    sub_group_size=sub_group_size,
                 )
             _CACHE[cache_key] = compiled
             disk_cache.store(
@@ -173,6 +179,7 @@ def _compile(
     local_sizes: tuple[int, ...],
     fast: bool,
     software_wgc: bool = False,
+    sub_group_size: int = 1,
 ) -> CompiledKernel:
     try:
         lowered = module.clone()
@@ -181,6 +188,7 @@ def _compile(
             local_sizes=local_sizes,
             fast=fast,
             software_wgc=software_wgc,
+            sub_group_size=sub_group_size,
         ).apply(context(), lowered)
         lowered.verify()
         hooks = [

@@ -216,6 +216,25 @@ func.func @collective(%x: i32, %c: i1) -> i32 attributes {mux.kernel = "entry-po
 
 // -----
 
+// Sub-group collectives and shuffles have no id, but a function holding one is
+// inlined too: work-item-loops schedules them as barriers when sub-groups have more
+// than one work-item.
+// CHECK-LABEL: func.func @uses_sub_group(%x: i32, %d: i32) -> i32 attributes {mux.kernel = "entry-point"} {
+// CHECK-NEXT:    %r = mux.sub_group_reduce add %x : i32
+// CHECK-NEXT:    %s = mux.sub_group_shuffle_xor %r, %d : i32
+// CHECK-NEXT:    func.return %s : i32
+func.func @sub_group_sum(%x: i32, %d: i32) -> i32 {
+  %r = mux.sub_group_reduce add %x : i32
+  %s = mux.sub_group_shuffle_xor %r, %d : i32
+  func.return %s : i32
+}
+func.func @uses_sub_group(%x: i32, %d: i32) -> i32 attributes {mux.kernel = "entry-point"} {
+  %s = func.call @sub_group_sum(%x, %d) : (i32, i32) -> i32
+  func.return %s : i32
+}
+
+// -----
+
 // Functions with no barrier-like op below them stay calls: one without barriers,
 // one with only a fence (mux.mem_barrier is not barrier-like), and a recursive
 // one. The kernel's own barrier does not make them barrier-like.

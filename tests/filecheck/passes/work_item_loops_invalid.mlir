@@ -1,9 +1,15 @@
 // work-item-loops rejects what it cannot schedule, naming the kernel and the op.
 //
+// A work-group collective in a called function, like a barrier, must be inlined
+// first (collectives are scheduled as barriers).
 // RUN: not mux-opt %s -p work-item-loops 2>&1 | filecheck %s
-// CHECK: work-item-loops: kernel 'with_collective' uses mux.work_group_reduce: work-group collectives are not supported yet
-func.func @with_collective(%x: i32) attributes {mux.kernel = "entry-point"} {
+// CHECK: work-item-loops: kernel 'calls_collective' calls a function with a barrier (sum): run prepare-barriers first
+func.func @sum(%x: i32) -> i32 {
   %r = mux.work_group_reduce add id(0) %x : i32
+  func.return %r : i32
+}
+func.func @calls_collective(%x: i32) attributes {mux.kernel = "entry-point"} {
+  %r = func.call @sum(%x) : (i32) -> i32
   func.return
 }
 //
