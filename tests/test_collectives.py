@@ -19,7 +19,9 @@ n * eps of the exact one, relative to the sum of the magnitudes; the operands of
 operands are +-[0.99, 1.01)). fmin and fmax must be equal.
 
 `impl` is the implementation of the collectives: "software" is `replace-wgc`
-(`mux.compile(..., software_wgc=True)`). Each kernel is compiled once per build
+(`mux.compile(..., software_wgc=True)`), "native" is `work-item-loops` (the
+default). Both fold in local linear order, so they agree bit for bit, floats
+included (`test_both_implementations_agree`). Each kernel is compiled once per build
 (`compile_for` caches the Program; a Program caches its builds) and reused by every
 launch of the same local size.
 """
@@ -35,14 +37,14 @@ import pytest
 import mux
 from mux import compiler
 
-IMPLS = ["software"]
+IMPLS = ["software", "native"]
 
 
 @functools.cache
 def compile_for(source: str, impl: str) -> mux.Program:
     """The program of `source` with work-group collectives implemented by `impl`."""
-    if impl == "software":
-        return mux.compile(source, software_wgc=True)
+    if impl in IMPLS:
+        return mux.compile(source, software_wgc=impl == "software")
     raise ValueError(f"unknown implementation {impl!r}")
 
 
@@ -341,6 +343,14 @@ def test_collectives(impl, element, global_size, local_size, threads):
     _check(e, out, want, x.size)
 
 
+@pytest.mark.parametrize("element", ["f32", "f64", "i64"])
+def test_both_implementations_agree(element):
+    """The same launch, native and software: equal results, bit for bit."""
+    e = ELEMENTS[element]
+    runs = [run(e, impl, (100,), (16,), None)[1] for impl in IMPLS]
+    np.testing.assert_array_equal(runs[0].view(np.uint8), runs[1].view(np.uint8))
+
+
 SMALL = """
 func.func @small(%x: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
   %g = mux.get_global_linear_id
@@ -353,14 +363,24 @@ func.func @small(%x: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
 
 
 def test_software_wgc_is_part_of_the_cache_keys(monkeypatch):
-    """Compiled with software_wgc, the kernel runs; the same source without it
-    must not get that build from the in-memory cache, nor, that cache emptied,
-    from the disk cache: work-item-loops rejects collectives."""
-    x = np.arange(8, dtype=np.int32)
-    mux.compile(SMALL, software_wgc=True).kernel("small")(x, global_size=8)
-    assert (x == 28).all()
-    with pytest.raises(mux.CompileError, match="work-group collectives"):
-        mux.compile(SMALL).kernel("small")(x, global_size=8)
+    """The same source with and without software_wgc gives two different builds
+    (replace-wgc's accumulator against work-item-loops' exchange), both right; the
+    in-memory cache and, that cache emptied, the disk cache give each its own."""
+    builds = {}
+    for software in (True, False):
+        x = np.arange(8, dtype=np.int32)
+        kernel = mux.compile(SMALL, software_wgc=software).kernel("small")
+        kernel(x, global_size=8)
+        assert (x == 28).all()
+        builds[software] = _code(kernel.compiled((8,)).llvm_ir)
+    assert builds[True] != builds[False]
     monkeypatch.setattr(compiler, "_CACHE", {})
-    with pytest.raises(mux.CompileError, match="work-group collectives"):
-        mux.compile(SMALL).kernel("small")(x, global_size=8)
+    for software in (True, False):
+        kernel = mux.compile(SMALL, software_wgc=software).kernel("small")
+        assert _code(kernel.compiled((8,)).llvm_ir) == builds[software]
+
+
+def _code(llvm_ir: str) -> list[str]:
+    """The instructions of LLVM IR text, without its comments (LLVM prints a
+    block's predecessors in an order that depends on how the module was made)."""
+    return [line.split(";")[0].rstrip() for line in llvm_ir.splitlines()]
