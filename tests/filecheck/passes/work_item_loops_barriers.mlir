@@ -371,3 +371,32 @@ func.func @early_return(%out: memref<?xi32, 1>, %stop: i1) attributes {mux.kerne
 ^done:
   func.return
 }
+
+// -----
+
+// A uniform value that one run of a region both stores and then loads: region 1
+// (after the barrier) can go ^again -> ^use, storing %half in ^again and loading it
+// in ^use (not dominated: region 1 can also reach ^use from its start). A shared
+// copy would give the work-items after the first the value another one stored;
+// each work-item needs its own, so %half stays per work-item (indexed by %item).
+// CHECK-LABEL: func.func private @"store_then_load.mux-barrier-region.1"
+// CHECK:         %half = arith.divui
+// CHECK-NEXT:    %[[S:.*]] = llvm.getelementptr inbounds %live[%item] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK-NEXT:    llvm.store %half, %[[S]] : i32, !llvm.ptr
+// CHECK:         %[[L:.*]] = llvm.getelementptr inbounds %live[%item] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK-NEXT:    %{{.*}} = llvm.load %[[L]] : !llvm.ptr -> i32
+func.func @store_then_load(%out: memref<?xi32, 1>, %n: i32, %first: i1, %second: i1) attributes {mux.kernel = "entry-point"} {
+  %two = arith.constant 2 : i32
+  cf.br ^again
+^again:
+  %half = arith.divui %n, %two : i32
+  cf.cond_br %first, ^wait, ^use
+^wait:
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  cf.cond_br %second, ^again, ^use
+^use:
+  %d = arith.constant 0 : i32
+  %gid = mux.get_global_id %d
+  memref.store %half, %out[%gid] : memref<?xi32, 1>
+  func.return
+}
