@@ -93,6 +93,50 @@ def combine(kind: str, a, b):
     return np.array(value & mask, dtype=unsigned).view(dtype)[()]
 
 
+_UFUNCS = {
+    "add": np.add,
+    "fadd": np.add,
+    "mul": np.multiply,
+    "fmul": np.multiply,
+    "smin": np.minimum,
+    "umin": np.minimum,
+    "fmin": np.fmin,
+    "smax": np.maximum,
+    "umax": np.maximum,
+    "fmax": np.fmax,
+    "and": np.bitwise_and,
+    "or": np.bitwise_or,
+    "xor": np.bitwise_xor,
+    "logical_and": np.logical_and,
+    "logical_or": np.logical_or,
+    "logical_xor": np.logical_xor,
+}
+
+
+def fold(kind: str, values: np.ndarray, collective: str) -> np.ndarray:
+    """`collective` ("reduce": every element is the total, "scan_inclusive",
+    "scan_exclusive") of `kind` over `values` in order, vectorised with numpy's
+    ufuncs (integers wrap; umin/umax compare as unsigned; logical kinds treat
+    non-zero as true), in the dtype of `values`."""
+    dtype = values.dtype
+    if kind in LOGICAL_KINDS:
+        values = values != 0
+    elif kind in ("umin", "umax"):
+        values = values.view(dtype.str.replace("i", "u"))
+    with np.errstate(over="ignore"):
+        scan = _UFUNCS[kind].accumulate(values, dtype=values.dtype)
+    if collective == "reduce":
+        result = np.full_like(scan, scan[-1])
+    elif collective == "scan_inclusive":
+        result = scan
+    else:
+        start = np.array([identity(kind, dtype)])
+        if kind not in LOGICAL_KINDS:
+            start = start.astype(dtype).view(values.dtype)
+        result = np.concatenate([start.astype(values.dtype), scan[:-1]])
+    return result.astype(dtype) if kind in LOGICAL_KINDS else result.view(dtype)
+
+
 def collective(
     name: str, values: np.ndarray, kind: str | None = None, source: int | None = None
 ) -> np.ndarray:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import math
 
+import group_model
 import numpy as np
 import pytest
 
@@ -156,69 +157,11 @@ def kernel_source(element: Element) -> str:
 # The numpy model.
 # --------------------------------------------------------------------------------------
 
-_UFUNCS = {
-    "add": np.add,
-    "fadd": np.add,
-    "mul": np.multiply,
-    "fmul": np.multiply,
-    "smin": np.minimum,
-    "umin": np.minimum,
-    "fmin": np.fmin,
-    "smax": np.maximum,
-    "umax": np.maximum,
-    "fmax": np.fmax,
-    "and": np.bitwise_and,
-    "or": np.bitwise_or,
-    "xor": np.bitwise_xor,
-    "logical_and": np.logical_and,
-    "logical_or": np.logical_or,
-    "logical_xor": np.logical_xor,
-}
-
-
-def _identity(op: str, dtype):
-    """The identity of `op` on `dtype` (bool for the logical ones), written out
-    here rather than taken from the compiler."""
-    if op in LOGICAL_OPS:
-        return op == "logical_and"
-    if op in FLOAT_OPS:
-        return {"fadd": -0.0, "fmul": 1.0, "fmin": np.inf, "fmax": -np.inf}[op]
-    info = np.iinfo(dtype)
-    return {
-        "add": 0,
-        "mul": 1,
-        "smin": info.max,
-        "umin": -1,
-        "smax": info.min,
-        "umax": 0,
-        "and": -1,
-        "or": 0,
-        "xor": 0,
-    }[op]
-
 
 def _fold(op: str, values: np.ndarray, kind: str) -> np.ndarray:
     """Reduce (every work-item's result) or scan of `values` (one group, in local
     linear order)."""
-    dtype = values.dtype
-    if op in LOGICAL_OPS:
-        values = values != 0
-    elif op in ("umin", "umax"):
-        values = values.view(dtype.str.replace("i", "u"))
-    with np.errstate(over="ignore"):
-        scan = _UFUNCS[op].accumulate(values, dtype=values.dtype)
-        if kind == "reduce":
-            result = np.full_like(scan, scan[-1])
-        elif kind == "scan_inclusive":
-            result = scan
-        else:
-            start = np.array([_identity(op, dtype)]).astype(dtype)
-            if op in ("umin", "umax"):
-                start = start.view(values.dtype)
-            result = np.concatenate([start.astype(values.dtype), scan[:-1]])
-    if op in LOGICAL_OPS:
-        return result.astype(dtype)
-    return result.view(dtype) if op in ("umin", "umax") else result
+    return group_model.fold(op, values, kind)
 
 
 def _groups(global_size, local_size):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 
+import group_model
 import numpy as np
 import pytest
 
@@ -140,68 +141,10 @@ def kernel(name: str) -> mux.Kernel:
     return mux.compile(kernel_source(name)).kernel(name)
 
 
-_UFUNCS = {
-    "add": np.add,
-    "fadd": np.add,
-    "mul": np.multiply,
-    "fmul": np.multiply,
-    "smin": np.minimum,
-    "umin": np.minimum,
-    "fmin": np.fmin,
-    "smax": np.maximum,
-    "umax": np.maximum,
-    "fmax": np.fmax,
-    "and": np.bitwise_and,
-    "or": np.bitwise_or,
-    "xor": np.bitwise_xor,
-    "logical_and": np.logical_and,
-    "logical_or": np.logical_or,
-    "logical_xor": np.logical_xor,
-}
-
-
-def _identity(op: str, dtype):
-    if op in LOGICAL_OPS:
-        return op == "logical_and"
-    if op in FLOAT_OPS:
-        return {"fadd": -0.0, "fmul": 1.0, "fmin": np.inf, "fmax": -np.inf}[op]
-    info = np.iinfo(dtype)
-    return {
-        "add": 0,
-        "mul": 1,
-        "smin": info.max,
-        "umin": -1,
-        "smax": info.min,
-        "umax": 0,
-        "and": -1,
-        "or": 0,
-        "xor": 0,
-    }[op]
-
-
 def _fold(op: str, kind: str, lanes: np.ndarray) -> np.ndarray:
     """The reduce (one element) or scan of one work-item's lanes."""
-    dtype = lanes.dtype
-    if op in LOGICAL_OPS:
-        values = lanes != 0
-    elif op in ("umin", "umax"):
-        values = lanes.view(dtype.str.replace("i", "u"))
-    else:
-        values = lanes
-    with np.errstate(over="ignore"):
-        scan = _UFUNCS[op].accumulate(values, dtype=values.dtype)
-    if kind == "reduce":
-        result = scan[-1:]
-    elif kind == "scan_inclusive":
-        result = scan
-    else:
-        start = np.array([_identity(op, dtype)])
-        if op in LOGICAL_OPS:
-            start = start.astype(bool)
-        else:
-            start = start.astype(dtype).view(values.dtype)
-        result = np.concatenate([start.astype(values.dtype), scan[:-1]])
-    return result.astype(dtype) if op in LOGICAL_OPS else result.view(dtype)
+    result = group_model.fold(op, lanes, kind)
+    return result[-1:] if kind == "reduce" else result
 
 
 def model(name: str, x: np.ndarray, lanes: np.ndarray):
