@@ -527,9 +527,19 @@ class _RegionBuilder:
             for arg, new in zip(block.args, clone.args, strict=True):
                 new.name_hint = arg.name_hint
                 self.values[arg] = new
-        b = Builder(InsertPoint.at_end(entry))
-        for array in live.arrays:  # private arrays: their field in the struct
+
+    def _array(self, array: SSAValue) -> SSAValue:
+        """A private array of the kernel: its field in the live storage, addressed
+        once, at the start of the function, when the region first uses it."""
+        if array not in self.values:
+            field_array = self._field_array(self.live.field_of(array))
+            b = Builder(
+                InsertPoint.after(field_array.op)
+                if isinstance(field_array, OpResult)
+                else InsertPoint.at_start(self.entry)
+            )
             self.values[array] = self._from_struct_address(b, array)
+        return self.values[array]
 
     def _field_array(self, index: int) -> SSAValue:
         """The array of field `index` (at the start of the function, once)."""
@@ -610,10 +620,10 @@ class _RegionBuilder:
         mapping: dict[SSAValue, SSAValue] = {}
         memo: dict[SSAValue, SSAValue] = {}
         for value in _outer_operands(top):
-            if (
-                value in self.live.kernel_args
-                or self.live.is_array(value)
-                or _dominates(self.region, value, top, block)
+            if self.live.is_array(value):
+                mapping[value] = self._array(value)
+            elif value in self.live.kernel_args or _dominates(
+                self.region, value, top, block
             ):
                 mapping[value] = self.values[value]
             elif self.live.is_stored(value):
