@@ -35,7 +35,13 @@ from xdsl.passes import ModulePass
 from dialects import attributes as mux_attrs
 from dialects import mux
 from dialects.scheduling import DEFAULT_SCHEDULING_PARAMETERS
-from lowering.utils import POINTER, append_arguments, callers_of, functions
+from lowering.utils import (
+    POINTER,
+    append_arguments,
+    callers_of,
+    enclosing_function,
+    functions,
+)
 
 NEEDS_SCHEDULING_PARAMETERS = tuple(
     op
@@ -44,12 +50,10 @@ NEEDS_SCHEDULING_PARAMETERS = tuple(
 )
 
 
-def _enclosing_function(op) -> func.FuncOp:
-    parent = op.parent_op()
-    while not isinstance(parent, func.FuncOp):
-        assert parent is not None, "a call outside a function"
-        parent = parent.parent_op()
-    return parent
+def _caller(call: func.CallOp) -> str:
+    fn = enclosing_function(call)
+    assert fn is not None, "a call outside a function"
+    return fn.sym_name.data
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,7 @@ class AddSchedParamsPass(ModulePass):
         work = list(needs)
         while work:
             for call in callers.get(work.pop(), []):
-                caller = _enclosing_function(call).sym_name.data
+                caller = _caller(call)
                 if caller not in needs:
                     needs.add(caller)
                     work.append(caller)
@@ -87,7 +91,7 @@ class AddSchedParamsPass(ModulePass):
             mux_attrs.SCHEDULED_FN.set(fn, (first, first + 1))
         for name in needs:
             for call in callers.get(name, []):
-                caller = _enclosing_function(call).sym_name.data
+                caller = _caller(call)
                 call.operands = [*call.operands, *params[caller]]
         if needs:
             mux_attrs.SCHEDULING_PARAMS.set(op, tuple(names))

@@ -381,6 +381,20 @@ class LiveLayout:
     alignment: int
 
 
+def field_array(
+    b: Builder, layout: LiveLayout, index: int, storage: SSAValue, items: SSAValue
+) -> SSAValue:
+    """The address of field `index`'s array in the live storage `storage` of
+    `items` (i64) work-items: element `i` is work-item `i`'s (`LiveLayout`)."""
+    start = layout.starts[index]
+    if start == 0:
+        return storage
+    offset = b.insert(arith.MuliOp(items, const(b, start, i64))).result
+    return b.insert(
+        GEPOp.from_mixed_indices(storage, [offset], i8, inbounds=True)
+    ).result
+
+
 def _array_storage(array: OpResult) -> Attribute:
     type_ = array.type
     assert isinstance(type_, MemRefType)
@@ -463,30 +477,23 @@ def _load_after_store(
 def copy_carried(
     b: Builder,
     live: LiveValues,
+    layout: LiveLayout,
     struct: LLVMStructType,
     storage: SSAValue,
     items: SSAValue,
     region: int,
 ) -> None:
     """After the work-item loops of `region`: each carried value it stored goes from
-    its `next_field` to its field, where the next region reads it."""
-    layout = live.layout(struct)
+    its `next_field` to its field (element 0 of both), where the next region reads
+    it."""
     for value, regions in live.carried.items():
         if region not in regions:
             continue
-        fields = (live.next_field(value), live.field_of(value))
         source, target = (
-            b.insert(
-                GEPOp.from_mixed_indices(
-                    storage,
-                    [b.insert(arith.MuliOp(items, const(b, layout.starts[f], i64)))],
-                    i8,
-                    inbounds=True,
-                )
-            ).result
-            for f in fields
+            field_array(b, layout, f, storage, items)
+            for f in (live.next_field(value), live.field_of(value))
         )
-        type_ = struct.types.data[fields[0]]
+        type_ = struct.types.data[live.next_field(value)]
         carried = b.insert(LoadOp(source, type_)).dereferenced_value
         b.insert(StoreOp(carried, target))
 
@@ -543,19 +550,14 @@ class _RegionBuilder:
 
     def _field_array(self, index: int) -> SSAValue:
         """The array of field `index` (at the start of the function, once)."""
-        if index not in self.field_arrays and self.layout.starts[index] == 0:
-            self.field_arrays[index] = self.storage
         if index not in self.field_arrays:
             first = self.entry.first_op
             b = Builder(
                 InsertPoint.before(first) if first else InsertPoint.at_end(self.entry)
             )
-            start = const(b, self.layout.starts[index], i64)
-            offset = b.insert(arith.MuliOp(self.items, start)).result
-            array = b.insert(
-                GEPOp.from_mixed_indices(self.storage, [offset], i8, inbounds=True)
-            ).result
-            array.name_hint = f"field{index}"
+            array = field_array(b, self.layout, index, self.storage, self.items)
+            if array is not self.storage:
+                array.name_hint = f"field{index}"
             self.field_arrays[index] = array
         return self.field_arrays[index]
 
@@ -694,7 +696,4 @@ def live_array(
     of `items` (i64) work-items: element `i` is work-item `i`'s. For the wrapper,
     which reads and writes the fields of every work-item between two regions (the
     work-group collectives of `lowering.group_exchanges`)."""
-    start = const(b, layout.starts[live.field_of(value)], i64)
-    offset = b.insert(arith.MuliOp(items, start)).result
-    gep = GEPOp.from_mixed_indices(storage_ptr, [offset], i8, inbounds=True)
-    return b.insert(gep).result
+    return field_array(b, layout, live.field_of(value), storage_ptr, items)

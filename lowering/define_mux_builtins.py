@@ -72,7 +72,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects import arith, func
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -93,6 +93,7 @@ from lowering.utils import (
     PassError,
     StructFields,
     const,
+    enclosing_function,
     kernel_entry_points,
     reachable_from,
 )
@@ -191,13 +192,6 @@ _SUB_GROUP_OPS = (
 )
 
 
-def _function_name(op: Operation) -> str | None:
-    fn = op.parent_op()
-    while fn is not None and not isinstance(fn, func.FuncOp):
-        fn = fn.parent_op()
-    return None if fn is None else fn.sym_name.data
-
-
 @dataclass(frozen=True)
 class DefineSubGroupBuiltin(RewritePattern):
     """Defines `get_sub_group_size`, `get_sub_group_local_id` and the sub-group
@@ -209,7 +203,8 @@ class DefineSubGroupBuiltin(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, _SUB_GROUP_SIZE_QUERIES + _SUB_GROUP_OPS):
             return
-        fn = _function_name(op)
+        holder = enclosing_function(op)
+        fn = None if holder is None else holder.sym_name.data
         b = Builder(InsertPoint.before(op))
         if fn not in self.larger:
             rewriter.replace(op, [], [_size_one(b, op)])
@@ -340,9 +335,7 @@ class DefineMemoryBarrier(RewritePattern):
 
 def _structs_of(op: Operation, b: Builder) -> tuple[dict[str, StructFields], str]:
     """The scheduling structs of the function holding `op`, and its name."""
-    fn = op.parent_op()
-    while fn is not None and not isinstance(fn, func.FuncOp):
-        fn = fn.parent_op()
+    fn = enclosing_function(op)
     indices = None if fn is None else mux_attrs.SCHEDULED_FN.get(fn)
     if fn is None or indices is None:
         where = "" if fn is None else f" in '{fn.sym_name.data}'"

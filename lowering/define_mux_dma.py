@@ -85,7 +85,13 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from dialects import attributes as mux_attrs
 from dialects import llvmx, mux
 from lowering.to_llvm.types import ConversionError, check_memref, convert_type
-from lowering.utils import PassError, build_for, const, from_index
+from lowering.utils import (
+    PassError,
+    build_for,
+    const,
+    enclosing_function,
+    from_index,
+)
 
 EVENT_TYPE = i32
 """What `!mux.dma_event` becomes."""
@@ -216,9 +222,7 @@ def _check_transfers(module: ModuleOp) -> None:
                 try:
                     check_memref(value.type)
                 except ConversionError as error:
-                    fn = op.parent_op()
-                    while fn is not None and not isinstance(fn, func.FuncOp):
-                        fn = fn.parent_op()
+                    fn = enclosing_function(op)
                     where = f" in '{fn.sym_name.data}'" if fn is not None else ""
                     raise PassError(
                         f"define-mux-dma: {op.name}{where}: {error}"

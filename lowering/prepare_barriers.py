@@ -60,6 +60,7 @@ from lowering.utils import (
     PassError,
     callers_of,
     calls_in,
+    enclosing_function,
     functions,
     kernel_entry_points,
 )
@@ -166,13 +167,6 @@ def _callees_first(graph: dict[str, list[str]], names: list[str]) -> list[str]:
     return order
 
 
-def _enclosing_function(op: Operation) -> func.FuncOp | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, func.FuncOp):
-        parent = parent.parent_op()
-    return parent
-
-
 def _lower_structured_control_flow(fn: func.FuncOp) -> None:
     """`scf.for`, `scf.if`, `scf.index_switch` and `scf.while` of `fn` to `cf`."""
     lower_scf_to_cf(fn.body)
@@ -181,7 +175,7 @@ def _lower_structured_control_flow(fn: func.FuncOp) -> None:
 def _inline_call(call: func.CallOp, callee: func.FuncOp) -> None:
     """Replaces `call` by a copy of `callee`'s body (see the module docstring)."""
     name = callee.sym_name.data
-    caller = _enclosing_function(call)
+    caller = enclosing_function(call)
     where = f"'{caller.sym_name.data}'" if caller is not None else "the module"
     body = Region()
     callee.body.clone_into(body)

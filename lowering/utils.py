@@ -72,6 +72,14 @@ def functions(module: ModuleOp) -> dict[str, func.FuncOp]:
     return {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
 
 
+def enclosing_function(op: Operation) -> func.FuncOp | None:
+    """The `func.func` that holds `op` (None: none does)."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        parent = parent.parent_op()
+    return parent
+
+
 def kernel_entry_points(module: ModuleOp) -> list[func.FuncOp]:
     """The functions marked `mux.kernel = "entry-point"`, in module order."""
     return [f for f in functions(module).values() if mux_attrs.is_kernel_entry_point(f)]

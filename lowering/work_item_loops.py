@@ -457,7 +457,7 @@ def _dispatch(
 
         schedule = barrier_schedule(barrier) if barrier is not None else None
         group.run(rb, call, schedule or BarrierSchedule.UNORDERED)
-        copy_carried(rb, live, struct, storage, count, region.index)
+        copy_carried(rb, live, layout, struct, storage, count, region.index)
         following = rb.insert(LoadOp(next_region, i32)).dereferenced_value
         cases = list(range(1, len(regions)))
         rb.insert(

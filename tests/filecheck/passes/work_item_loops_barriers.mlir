@@ -175,9 +175,8 @@ func.func @uniform(%in: memref<?xi32, 1>, %out: memref<?xi32, 1>, %n: index) att
 // CHECK-NEXT:    %live = llvm.alloca %[[BYTES]] x i8
 // CHECK:         func.call @"loop.mux-barrier-region.0"
 // CHECK:         %[[FROM:.*]] = llvm.getelementptr inbounds %live[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
-// CHECK:         %[[BACK:.*]] = llvm.getelementptr inbounds %live[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
 // CHECK-NEXT:    %[[V:.*]] = llvm.load %[[FROM]] : !llvm.ptr -> i64
-// CHECK-NEXT:    llvm.store %[[V]], %[[BACK]] : i64, !llvm.ptr
+// CHECK-NEXT:    llvm.store %[[V]], %live : i64, !llvm.ptr
 // CHECK:         cf.switch %{{.*}} : i32, [
 // CHECK-NEXT:    default: ^{{.*}},
 // CHECK-NEXT:      1: ^{{.*}}

@@ -39,15 +39,16 @@
 // CHECK:         cf.switch
 // The region after the collective: the fold, then the work-item loops.
 // CHECK:         mux.mem_barrier scope(work_group) semantics(relaxed)
+// The results' array is the first of the live storage (%live itself), the
+// operands' one further on.
 // CHECK:         %[[OPERANDS:.*]] = llvm.getelementptr inbounds %live[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
-// CHECK:         %[[RESULTS:.*]] = llvm.getelementptr inbounds %live[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
 // CHECK-NEXT:    scf.for %[[START:.*]] = %{{.*}} to %[[COUNT]] step %[[COUNT]] {
 // CHECK:           %[[IDENTITY:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:      %{{.*}} = scf.for %[[I:.*]] = %[[START]] to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[IDENTITY]]) -> (i32) {
 // CHECK:             %[[P:.*]] = llvm.getelementptr inbounds %[[OPERANDS]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
 // CHECK-NEXT:        %[[X:.*]] = llvm.load %[[P]] : !llvm.ptr -> i32
 // CHECK-NEXT:        %[[NEXT:.*]] = arith.addi %[[ACC]], %[[X]] : i32
-// CHECK:             %[[Q:.*]] = llvm.getelementptr inbounds %[[RESULTS]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK:             %[[Q:.*]] = llvm.getelementptr inbounds %live[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
 // CHECK-NEXT:        llvm.store %[[ACC]], %[[Q]] : i32, !llvm.ptr
 // CHECK-NEXT:        scf.yield %[[NEXT]] : i32
 // CHECK:         func.call @"scan.mux-barrier-region.1"
