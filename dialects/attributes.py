@@ -335,6 +335,49 @@ per work-group, instead of reading it from `MuxPackedArgs`, and the runtime's
 parameter list leaves it out. Its type is `memref<size x i8, 3>` or
 `!llvm.ptr<3>`."""
 
+
+def _vecz_link(attr: Attribute) -> tuple[int, str]:
+    if not (isinstance(attr, ArrayAttr) and len(attr.data) == 2):
+        raise VerifyException("not a pair")
+    width, text = attr.data
+    return _int(width, i32, 1), _string(text)
+
+
+def _encode_vecz_link(value: tuple[int, str]) -> Attribute:
+    return ArrayAttr([IntegerAttr(value[0], i32), StringAttr(value[1])])
+
+
+VECZ_BASE = MuxAttribute[tuple[int, str]](
+    "mux.vecz_base",
+    'is a width and the name of the vectorised function: [8 : i32, "name"]',
+    _vecz_link,
+    _encode_vecz_link,
+)
+"""!codeplay_ca_vecz.base: `run-vecz` vectorised this kernel with this width into
+that function (which runs `width` work-items of dimension 0 at once)."""
+
+VECZ_DERIVED = MuxAttribute[tuple[int, str]](
+    "mux.vecz_derived",
+    'is a width and the name of the scalar kernel: [8 : i32, "name"]',
+    _vecz_link,
+    _encode_vecz_link,
+)
+"""!codeplay_ca_vecz.derived: this function is `run-vecz`'s vectorisation, with this
+width, of that scalar kernel."""
+
+VECZ_FAIL = MuxAttribute[tuple[int, str]](
+    "mux.vecz_fail",
+    'is a width and the reason: [8 : i32, "why"]',
+    _vecz_link,
+    _encode_vecz_link,
+)
+"""!codeplay_ca_vecz.base.fail: `run-vecz` could not vectorise this kernel with this
+width, for this reason."""
+
+VECZ_ATTRIBUTES: tuple[MuxAttribute, ...] = (VECZ_BASE, VECZ_DERIVED, VECZ_FAIL)
+"""Links between a kernel and its vectorised version: they stay on their function
+(new versions of a kernel do not take them)."""
+
 FUNCTION_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     REQD_WORK_GROUP_SIZE,
     MAX_WORK_DIM,
@@ -350,7 +393,9 @@ FUNCTION_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     LOCAL_VARS_PARAM,
 )
 MODULE_ATTRIBUTES: tuple[MuxAttribute, ...] = (SCHEDULING_PARAMS,)
-_BY_NAME = {a.name: a for a in FUNCTION_ATTRIBUTES + MODULE_ATTRIBUTES}
+_BY_NAME = {
+    a.name: a for a in FUNCTION_ATTRIBUTES + MODULE_ATTRIBUTES + VECZ_ATTRIBUTES
+}
 
 
 def work_item_order(fn: Operation) -> WorkItemOrder:

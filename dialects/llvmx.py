@@ -1,11 +1,11 @@
 """The `llvmx` dialect: the LLVM instructions xDSL's `llvm` dialect lacks.
 
 xDSL 0.74's `llvm` dialect has no float-to-integer casts, no `addrspacecast`, no
-`extractelement`, no `switch`, no atomics and no `llvm.memcpy`. Our conversions to
-LLVM need them, so they live here, one op per LLVM instruction, with the syntax of
-MLIR's `llvm` dialect where it has the instruction (`llvmx.atomicrmw add %p, %v
-seq_cst : !llvm.ptr, i32` reads like MLIR's `llvm.atomicrmw`). The backend
-(`mux.backend.llvm_ir`) translates them to LLVM IR.
+`extractelement`, no `select` on a vector of conditions, no `switch`, no atomics and
+no `llvm.memcpy`. Our conversions to LLVM need them, so they live here, one op per
+LLVM instruction, with the syntax of MLIR's `llvm` dialect where it has the
+instruction (`llvmx.atomicrmw add %p, %v seq_cst : !llvm.ptr, i32` reads like MLIR's
+`llvm.atomicrmw`). The backend (`mux.backend.llvm_ir`) translates them to LLVM IR.
 
 The verifiers check what the LLVM Language Reference requires of each instruction,
 so that an invalid op is reported on the op rather than by LLVM's IR verifier on the
@@ -231,6 +231,49 @@ class FreezeOp(IRDLOperation):
 
     def __init__(self, val: Operation | SSAValue):
         super().__init__(operands=[val], result_types=[SSAValue.get(val).type])
+
+
+@irdl_op_definition
+class SelectOp(IRDLOperation):
+    """LLVM `select` with a vector of conditions: lane `i` of the result is lane `i`
+    of `true_value` where lane `i` of `cond` is 1, of `false_value` otherwise.
+    (xDSL 0.74's `llvm.select` and `arith.select` take one `i1` only.) The
+    vectoriser (`run-vecz`) uses it for the results of a divergent `scf.if`."""
+
+    name = "llvmx.select"
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+
+    cond = operand_def(VectorType.constr(BaseAttr(IntegerType)))
+    true_value = operand_def(T)
+    false_value = operand_def(T)
+    res = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = (
+        "$cond `,` $true_value `,` $false_value attr-dict `:` type($cond) `,` "
+        "type($res)"
+    )
+
+    def __init__(
+        self,
+        cond: Operation | SSAValue,
+        true_value: Operation | SSAValue,
+        false_value: Operation | SSAValue,
+    ):
+        true_value = SSAValue.get(true_value)
+        super().__init__(
+            operands=[cond, true_value, false_value], result_types=[true_value.type]
+        )
+
+    def verify_(self) -> None:
+        cond, res = self.cond.type, self.res.type
+        if _element(cond) != i1 or _shape(cond) != _shape(res):
+            raise VerifyException(
+                f"llvmx.select takes a vector of i1 of the result's shape, got "
+                f"{cond} for {res}"
+            )
 
 
 # --------------------------------------------------------------------------------------
@@ -723,6 +766,7 @@ Llvmx = Dialect(
         AddrSpaceCastOp,
         ExtractElementOp,
         FreezeOp,
+        SelectOp,
         SwitchOp,
         FenceOp,
         AtomicRMWOp,

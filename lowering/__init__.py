@@ -47,6 +47,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
         "verify_reqd_sub_group_satisfied", "VerifyReqdSubGroupSatisfiedPass"
     ),
     "prepare-barriers": _lazy("prepare_barriers", "PrepareBarriersPass"),
+    "run-vecz": _lazy("run_vecz", "RunVeczPass"),
     "work-item-loops": _lazy("work_item_loops", "WorkItemLoopsPass"),
     "add-sched-params": _lazy("add_sched_params", "AddSchedParamsPass"),
     "define-mux-builtins": _lazy("define_mux_builtins", "DefineMuxBuiltinsPass"),

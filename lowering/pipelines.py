@@ -1,12 +1,13 @@
 """The named pipelines: the passes `mux.compile` runs, in the spec's order.
 
 compiler-pipeline-overview.txt gives the phases: adding metadata and attributes,
-work-item scheduling and barriers, adding scheduling parameters, defining mux
-builtins, kernel wrapping, then (host target) the entry hook over a slice of
-work-groups, and finally code generation, here our conversion to the `llvm` dialect.
-Module-scope local variables become a buffer per work-group
-(`replace-module-scope-vars`) before the work-items are scheduled, so that
-`work-item-loops` sees the buffer as a kernel argument, the same for all
+work-item scheduling and barriers (kernels without barriers vectorised first,
+`run-vecz`, the scalar kernel running the work-items the vector one leaves), adding
+scheduling parameters, defining mux builtins, kernel wrapping, then (host target)
+the entry hook over a slice of work-groups, and finally code generation, here our
+conversion to the `llvm` dialect. Module-scope local variables become a buffer per
+work-group (`replace-module-scope-vars`) before the work-items are scheduled, so
+that `work-item-loops` sees the buffer as a kernel argument, the same for all
 work-items. Calls of OpenCL's atomic functions become `atomic` ops
 (`replace-atomic-funcs`) with the other builtin replacements. The DMA builtins are
 defined (`define-mux-dma`) before the barriers are prepared, since each `dma_wait`
@@ -39,6 +40,7 @@ from lowering.replace_atomic_funcs import ReplaceAtomicFuncsPass
 from lowering.replace_module_scope_vars import ReplaceModuleScopeVarsPass
 from lowering.replace_mux_math_decls import ReplaceMuxMathDeclsPass
 from lowering.replace_wgc import ReplaceWGCPass
+from lowering.run_vecz import RunVeczPass
 from lowering.transfer_kernel_metadata import TransferKernelMetadataPass
 from lowering.verify_reqd_sub_group_legal import VerifyReqdSubGroupLegalPass
 from lowering.verify_reqd_sub_group_satisfied import VerifyReqdSubGroupSatisfiedPass
@@ -70,6 +72,8 @@ class HostPipeline(ModulePass):
     variables are placed."""
     sub_group_size: int = 1
     """The sub-group size of kernels that do not require one (`work-item-loops`)."""
+    vecz_width: int = 8
+    """The width `run-vecz` vectorises kernels to (1: no vectorisation)."""
     to_llvm: bool = True
     """End with `convert-to-llvm` (false: stop at the wrapped mux level)."""
 
@@ -94,6 +98,7 @@ class HostPipeline(ModulePass):
             ReplaceAtomicFuncsPass(),
             DefineMuxDmaPass(),  # its waits are barriers: before prepare-barriers
             PrepareBarriersPass(),
+            RunVeczPass(width=self.vecz_width),
             WorkItemLoopsPass(sub_group_size=self.sub_group_size),
             VerifyReqdSubGroupSatisfiedPass(),
             AddSchedParamsPass(),

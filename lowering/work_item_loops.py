@@ -35,6 +35,14 @@ creates
   scheduled like the work-group collectives below, folded per sub-group. The size
   used is recorded as `mux.sub_group_size` on the wrapper (absent: 1).
 
+**Vectorised kernels** (compiler-utils-passes.rst, "Vector + Scalar"): a kernel
+without barriers that `run-vecz` vectorised (`mux.vecz_base = [W, "@v"]`) has its
+loop over x split: `@v` runs the whole packets of `W` work-items (x = 0, W, 2W, ...
+below `peel_limit = local_size(0) - local_size(0) % W`), the scalar kernel the rest.
+"The vector work-items are executed first, followed by the scalar work-items." With
+a constant local size that is a multiple of `W`, the scalar loop has no iteration
+(the spec's "Vector only" mode, left to LLVM to drop).
+
 **Barriers** (compiler-pipeline-overview.txt, "Barrier Scheduling"): "all work-items
 in the work-group need to execute the first barrier region before beginning the
 second". A kernel with `mux.work_group_barrier`s has its `scf` lowered to `cf`, is
@@ -231,11 +239,15 @@ class _WorkGroup:
         body: Callable[[Builder, SSAValue | None], None],
         schedule: BarrierSchedule = BarrierSchedule.UNORDERED,
         linear_id: bool = True,
+        vector: tuple[int, Callable[[Builder], None]] | None = None,
     ) -> None:
         """Runs `body(builder, local_linear_id)` once per work-item, in the order of
         `schedule`: unordered is the work-item order, linear is x innermost, once is
         work-item 0 alone. Without `linear_id` (and sub-groups, which need it), the
-        body gets None."""
+        body gets None. With `vector` (a width `W` and a body for `W` work-items;
+        dimension 0 innermost, no linear id) the loop over x runs that body at x = 0,
+        W, 2W, ... while a whole packet of `W` work-items fits, and `body` for the
+        rest (the spec's "Vector + Scalar" scheduling)."""
         ids: dict[int, SSAValue] = {}
         unlooped = (
             range(3) if schedule is BarrierSchedule.ONCE else range(self.max_dim, 3)
@@ -274,6 +286,22 @@ class _WorkGroup:
                 body_builder.insert(mux.SetLocalIdOp(self.dims[d], iv))
                 loop(level - 1, body_builder)
 
+            if level == 0 and vector is not None:
+                assert d == 0 and not (linear_id or self.sub_groups)
+                width, vector_body = vector
+                step = const(inner, width)
+                # peel_limit = size - size % width: the work-items of whole packets
+                peel = inner.insert(arith.RemUIOp(self.sizes[0], step)).result
+                limit = inner.insert(arith.SubiOp(self.sizes[0], peel)).result
+                limit.name_hint = "peel_limit"
+
+                def packet(body_builder: Builder, iv: SSAValue) -> None:
+                    body_builder.insert(mux.SetLocalIdOp(self.dims[0], iv))
+                    vector_body(body_builder)
+
+                build_for(inner, self.zero, limit, step, packet, "x")
+                build_for(inner, limit, self.sizes[0], self.one, loop_body, "x")
+                return
             build_for(inner, self.zero, self.sizes[d], self.one, loop_body, "xyz"[d])
 
         loop(len(looped) - 1, b)
@@ -343,6 +371,23 @@ def _work_group_size(b: Builder, sizes: list[SSAValue]) -> SSAValue:
     return b.insert(arith.MuliOp(count, sizes[2])).result
 
 
+def _vectorised(
+    module: ModuleOp, kernel: func.FuncOp, args: list[SSAValue]
+) -> tuple[int, Callable[[Builder], None]] | None:
+    """The width of `kernel`'s vectorised version (`run-vecz`) and a body calling
+    it, if it has one."""
+    link = mux_attrs.VECZ_BASE.get(kernel)
+    if link is None:
+        return None
+    width, name = link
+    if name not in functions(module):
+        raise PassError(
+            f"work-item-loops: kernel '{kernel.sym_name.data}' names a vectorised "
+            f"version '{name}' (mux.vecz_base) the module does not have"
+        )
+    return width, lambda b: b.insert(func.CallOp(name, args, []))
+
+
 def _schedule(
     module: ModuleOp, kernel: func.FuncOp, sub_group_size: int | None
 ) -> list[func.FuncOp]:
@@ -384,6 +429,7 @@ def _schedule(
             b,
             lambda inner, _: inner.insert(func.CallOp(name, args, [])),
             linear_id=False,
+            vector=_vectorised(module, kernel, args),
         )
         b.insert(func.ReturnOp())
         return [wrapper]

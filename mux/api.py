@@ -37,6 +37,9 @@ from mux.runtime import (
     packed_struct,
 )
 
+VECZ_WIDTHS = (1, 2, 4, 8, 16, 32)
+"""The widths `vecz_width` may take."""
+
 
 def compile(
     source: str,
@@ -44,6 +47,7 @@ def compile(
     fast: bool = False,
     software_wgc: bool = False,
     sub_group_size: int = 1,
+    vecz_width: int = 8,
     name: str = "<source>",
 ) -> Program:
     """Parses and verifies `source` (MLIR text); CompileError if it is not valid.
@@ -52,12 +56,14 @@ def compile(
     `software_wgc` implements work-group collectives in software (`replace-wgc`).
     `sub_group_size` is the size of the sub-groups of kernels that do not require
     one (`mux.reqd_sub_group_size`): one of the device's sizes, 1 (the spec's
-    default), 2, 4, ..., 64."""
+    default), 2, 4, ..., 64. `vecz_width` is the number of work-items of dimension 0
+    a vectorised kernel runs at once (`run-vecz`; 1: no vectorisation)."""
     return Program(
         source,
         fast=fast,
         software_wgc=software_wgc,
         sub_group_size=sub_group_size,
+        vecz_width=vecz_width,
         name=name,
     )
 
@@ -68,6 +74,7 @@ def load(
     fast: bool = False,
     software_wgc: bool = False,
     sub_group_size: int = 1,
+    vecz_width: int = 8,
 ) -> Program:
     """`compile` of the file at `path`."""
     return compile(
@@ -75,6 +82,7 @@ def load(
         fast=fast,
         software_wgc=software_wgc,
         sub_group_size=sub_group_size,
+        vecz_width=vecz_width,
         name=str(path),
     )
 
@@ -92,6 +100,7 @@ class Program:
         fast: bool = False,
         software_wgc: bool = False,
         sub_group_size: int = 1,
+        vecz_width: int = 8,
         name: str = "<source>",
     ):
         if sub_group_size not in DEVICE_SUB_GROUP_SIZES:
@@ -100,6 +109,11 @@ class Program:
                 f"sub_group_size: one of the device's sizes ({sizes}), got "
                 f"{sub_group_size!r}"
             )
+        if vecz_width not in VECZ_WIDTHS:
+            widths = ", ".join(map(str, VECZ_WIDTHS))
+            raise CompileError(f"vecz_width: one of {widths}, got {vecz_width!r}")
+        self.vecz_width = vecz_width
+        """The width kernels are vectorised to (`run-vecz`; 1: not vectorised)."""
         self.module = parse_cached(source, name)
         self._hash = source_hash(source)
         self._fast = fast
@@ -133,6 +147,7 @@ class Program:
             self._fast,
             software_wgc=self._software_wgc,
             sub_group_size=self.sub_group_size,
+            vecz_width=self.vecz_width,
         )
 
 

@@ -136,12 +136,21 @@ def compile_kernel(
     fast: bool = False,
     software_wgc: bool = False,
     sub_group_size: int = 1,
+    vecz_width: int = 8,
 ) -> CompiledKernel:
     """`kernel` of `module` through the host pipeline, LLVM and the JIT.
 
     `key` identifies the module's source (its hash) for the cache.
     """
-    cache_key = (key, kernel, local_sizes, fast, software_wgc, sub_group_size)
+    cache_key = (
+        key,
+        kernel,
+        local_sizes,
+        fast,
+        software_wgc,
+        sub_group_size,
+        vecz_width,
+    )
     if cache_key not in _CACHE:
         name = disk_cache.key(*cache_key)
         entry = disk_cache.load(name)
@@ -157,6 +166,7 @@ def compile_kernel(
                     fast,
                     software_wgc=software_wgc,
                     sub_group_size=sub_group_size,
+                    vecz_width=vecz_width,
                 )
             _CACHE[cache_key] = compiled
             disk_cache.store(
@@ -180,6 +190,7 @@ def _compile(
     fast: bool,
     software_wgc: bool = False,
     sub_group_size: int = 1,
+    vecz_width: int = 8,
 ) -> CompiledKernel:
     try:
         lowered = module.clone()
@@ -189,6 +200,7 @@ def _compile(
             fast=fast,
             software_wgc=software_wgc,
             sub_group_size=sub_group_size,
+            vecz_width=vecz_width,
         ).apply(context(), lowered)
         lowered.verify()
         hooks = [

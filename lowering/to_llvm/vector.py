@@ -22,8 +22,13 @@ type; see `types.py`).
 - `vector.fma` is `llvm.intr.fma`; `vector.bitcast` is `llvm.bitcast`;
   `vector.shuffle` is `llvm.shufflevector`.
 
-Not converted (a diagnostic names the op): masks (`create_mask`, `maskedload`,
-`maskedstore`), `transfer_read`/`transfer_write` and `vector.print`.
+- `vector.maskedload`/`vector.maskedstore` call LLVM's `llvm.masked.load`/
+  `llvm.masked.store` on the address of the first element (lanes whose mask bit is
+  0 are not accessed: the load gives the pass-through lane there), aligned as the
+  memref's element.
+
+Not converted (a diagnostic names the op): `create_mask`,
+`transfer_read`/`transfer_write` and `vector.print`.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from collections.abc import Callable
 
 from xdsl.dialects import llvm, vector
 from xdsl.dialects.builtin import DenseArrayBase, MemRefType, VectorType, i32, i64
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -49,6 +54,7 @@ from lowering.to_llvm.types import (
     convert_type,
     element_pointer,
     fastmath,
+    intrinsic_name,
     llvm_operands,
     llvm_value,
     natural_alignment,
@@ -152,6 +158,47 @@ class StoreToLLVM(RewritePattern):
         rewriter.replace(op, llvm.StoreOp(value, pointer, alignment))
 
 
+def _masked_intrinsic(base: str, vector_type: Attribute) -> str:
+    """`llvm.masked.load.v8f32.p0`: overloaded on the vector and the pointer."""
+    return intrinsic_name(base, vector_type) + ".p0"
+
+
+class MaskedLoadToLLVM(RewritePattern):
+    """`vector.maskedload` is `llvm.masked.load(pointer, alignment, mask,
+    pass_thru)`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.MaskedLoadOp, rewriter: PatternRewriter, /):
+        base, *rest = llvm_operands(op, rewriter)
+        *indices, mask, pass_thru = rest
+        assert isinstance(op.base.type, MemRefType)
+        pointer = element_pointer(rewriter, base, op.base.type, indices)
+        alignment = constant(rewriter, _memref_element_alignment(op.base), i32)
+        result_type = convert_type(op.result.type)
+        name = _masked_intrinsic("llvm.masked.load", result_type)
+        call = llvm.CallIntrinsicOp(
+            name, [pointer, alignment, mask, pass_thru], [result_type]
+        )
+        replace_op(rewriter, op, [rewriter.insert(call).results[0]])
+
+
+class MaskedStoreToLLVM(RewritePattern):
+    """`vector.maskedstore` is `llvm.masked.store(value, pointer, alignment,
+    mask)`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.MaskedStoreOp, rewriter: PatternRewriter, /):
+        base, *rest = llvm_operands(op, rewriter)
+        *indices, mask, value = rest
+        assert isinstance(op.base.type, MemRefType)
+        pointer = element_pointer(rewriter, base, op.base.type, indices)
+        alignment = constant(rewriter, _memref_element_alignment(op.base), i32)
+        name = _masked_intrinsic("llvm.masked.store", value.type)
+        rewriter.replace(
+            op, llvm.CallIntrinsicOp(name, [value, pointer, alignment, mask], [])
+        )
+
+
 Combine = Callable[[PatternRewriter, SSAValue, SSAValue], SSAValue]
 
 
@@ -240,6 +287,8 @@ PATTERNS: list[RewritePattern] = [
     InsertToLLVM(),
     LoadToLLVM(),
     StoreToLLVM(),
+    MaskedLoadToLLVM(),
+    MaskedStoreToLLVM(),
     ReductionToLLVM(),
     FmaToLLVM(),
     ShuffleToLLVM(),

@@ -4,8 +4,8 @@ A thin layer over xDSL's `xdsl.backend.llvm`: xDSL's `convert_op` translates the
 `llvm` ops and its `convert_type` the types; this module drives it and adds what it
 lacks or gets wrong in xDSL 0.74:
 
-- the `llvmx` ops (casts, `extractelement`, `freeze`, `switch`, fences, atomics,
-  `memcpy`);
+- the `llvmx` ops (casts, `extractelement`, vector `select`, `freeze`, `switch`,
+  fences, atomics, `memcpy`);
 - function linkage (xDSL ignores `llvm.func`'s linkage: every function came out
   external) and function attributes;
 - atomic loads and stores (xDSL drops the ordering and emits a plain load/store),
@@ -519,6 +519,12 @@ def _extract_element(op: llvmx.ExtractElementOp, builder, values, _blocks) -> No
     values[op.result] = builder.extract_element(values[op.vector], values[op.index])
 
 
+def _select(op: llvmx.SelectOp, builder, values, _blocks) -> None:
+    values[op.res] = builder.select(
+        values[op.cond], values[op.true_value], values[op.false_value]
+    )
+
+
 def _freeze(op: llvmx.FreezeOp, builder, values, _blocks) -> None:
     values[op.res] = _insert(builder, _Freeze(builder.block, values[op.val]))
 
@@ -679,6 +685,7 @@ _TRANSLATORS: dict[type[Operation], Translator] = {
     llvmx.AddrSpaceCastOp: _same_value,
     llvmx.ExtractElementOp: _extract_element,
     llvmx.FreezeOp: _freeze,
+    llvmx.SelectOp: _select,
     llvmx.SwitchOp: _switch,
     llvmx.FenceOp: _fence,
     llvmx.AtomicRMWOp: _atomic_rmw,

@@ -128,3 +128,13 @@ llvm.func @memcpy(%local: !llvm.ptr<3>, %global: !llvm.ptr<1>, %p: !llvm.ptr, %n
   llvmx.memcpy %p, %p, %n : !llvm.ptr, !llvm.ptr, i64
   llvm.return
 }
+
+// -----
+
+// select on a vector of conditions, lane by lane.
+// CHECK-LABEL: func.func @vector_select(
+// CHECK-NEXT:    %r = llvmx.select %c, %a, %b : vector<4xi1>, vector<4xf32>
+func.func @vector_select(%c: vector<4xi1>, %a: vector<4xf32>, %b: vector<4xf32>) -> vector<4xf32> {
+  %r = llvmx.select %c, %a, %b : vector<4xi1>, vector<4xf32>
+  func.return %r : vector<4xf32>
+}

@@ -207,3 +207,11 @@ llvm.func @cmpxchg_result(%p: !llvm.ptr, %x: i32) {
   llvm.return
 }
 // CHECK: expected !llvm.struct<(T, i1)>, got !llvm.struct<(i32, i8)>
+
+// -----
+
+func.func @select_shape(%c: vector<2xi1>, %a: vector<4xf32>) -> vector<4xf32> {
+  %r = llvmx.select %c, %a, %a : vector<2xi1>, vector<4xf32>
+  func.return %r : vector<4xf32>
+}
+// CHECK: llvmx.select takes a vector of i1 of the result's shape, got vector<2xi1> for vector<4xf32>

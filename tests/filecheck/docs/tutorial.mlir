@@ -4,4 +4,4 @@
 // CHECK: ok: mux-opt examples/vadd.mlir
 // CHECK: ok: mux-opt examples/vadd.mlir -p host -t llvm
 // CHECK: ok: mux-run examples/vadd.mlir vadd
-// CHECK: tutorial: 9 commands checked
+// CHECK: tutorial: 10 commands checked

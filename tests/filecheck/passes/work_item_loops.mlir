@@ -120,3 +120,30 @@ func.func @sub_groups() attributes {mux.kernel = "entry-point"} {
 func.func @not_an_entry_point() attributes {mux.kernel} {
   func.return
 }
+
+// -----
+
+// A kernel run-vecz vectorised (mux.vecz_base): the loop over x calls the vectorised
+// kernel for each whole packet of 8 work-items, then the scalar kernel for the rest
+// (the spec's "Vector + Scalar" scheduling).
+// CHECK-LABEL: func.func @"vk.mux-barrier-wrapper"
+// CHECK:           mux.set_local_id %[[D1:.*]], %y
+// CHECK-NEXT:      %[[W:.*]] = arith.constant 8 : index
+// CHECK-NEXT:      %[[PEEL:.*]] = arith.remui %[[SX:.*]], %[[W]] : index
+// CHECK-NEXT:      %peel_limit = arith.subi %[[SX]], %[[PEEL]] : index
+// CHECK-NEXT:      scf.for %x = %[[ZERO:.*]] to %peel_limit step %[[W]] {
+// CHECK-NEXT:        mux.set_local_id %[[D0:.*]], %x
+// CHECK-NEXT:        func.call @__vecz_v8_vk(%out) : (memref<?xi32, 1 : i64>) -> ()
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.for %[[X:.*]] = %peel_limit to %[[SX]] step %{{.*}} {
+// CHECK-NEXT:        mux.set_local_id %[[D0]], %[[X]]
+// CHECK-NEXT:        func.call @vk(%out) : (memref<?xi32, 1 : i64>) -> ()
+// CHECK-NEXT:      }
+func.func @vk(%out: memref<?xi32, 1>)
+    attributes {mux.kernel = "entry-point", mux.vecz_base = [8 : i32, "__vecz_v8_vk"]} {
+  func.return
+}
+func.func private @__vecz_v8_vk(%out: memref<?xi32, 1>)
+    attributes {mux.vecz_derived = [8 : i32, "vk"]} {
+  func.return
+}

@@ -19,3 +19,7 @@ func.func @calls_collective(%x: i32) attributes {mux.kernel = "entry-point"} {
 // A barrier in a called function must be inlined first.
 // RUN: not mux-opt %S/Inputs/barrier_in_callee.mlir -p work-item-loops 2>&1 | filecheck %s --check-prefix=CALLEE
 // CALLEE: work-item-loops: kernel 'calls' calls a function with a barrier (helper): run prepare-barriers first
+//
+// A kernel whose mux.vecz_base names a function the module does not have.
+// RUN: not mux-opt %S/Inputs/vecz_missing.mlir -p work-item-loops 2>&1 | filecheck %s --check-prefix=VECZ
+// VECZ: work-item-loops: kernel 'linked' names a vectorised version '__vecz_v8_linked' (mux.vecz_base) the module does not have

@@ -125,3 +125,20 @@ func.func @others(%v: vector<4xf32>, %w: vector<4xf32>) -> vector<4xi32> {
 // CHECK-NEXT:    %fma = llvm.intr.fma(%v, %w, %v) : (vector<4xf32>, vector<4xf32>, vector<4xf32>) -> vector<4xf32>
 // CHECK-NEXT:    %shuffle = llvm.shufflevector %v, %w [0, 4, 1, 5] : vector<4xf32>
 // CHECK-NEXT:    %bits = llvm.bitcast %fma : vector<4xf32> to vector<4xi32>
+
+// -----
+
+// Masked loads and stores call LLVM's masked intrinsics on the element's address,
+// aligned as the element; lanes whose mask bit is 0 are not accessed.
+// CHECK-LABEL: llvm.func @masked(
+// CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %m[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT:    %[[A:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK-NEXT:    %v = llvm.call_intrinsic "llvm.masked.load.v4f32.p0"(%[[P]], %[[A]], %mask, %pass) : (!llvm.ptr, i32, vector<4xi1>, vector<4xf32>) -> vector<4xf32>
+// CHECK-NEXT:    %[[Q:.*]] = llvm.getelementptr inbounds %m[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT:    %[[B:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK-NEXT:    llvm.call_intrinsic "llvm.masked.store.v4f32.p0"(%v, %[[Q]], %[[B]], %mask) : (vector<4xf32>, !llvm.ptr, i32, vector<4xi1>) -> ()
+func.func @masked(%m: memref<?xf32>, %i: index, %mask: vector<4xi1>, %pass: vector<4xf32>) -> vector<4xf32> {
+  %v = vector.maskedload %m[%i], %mask, %pass : memref<?xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+  vector.maskedstore %m[%i], %mask, %v : memref<?xf32>, vector<4xi1>, vector<4xf32>
+  func.return %v : vector<4xf32>
+}

@@ -1,0 +1,705 @@
+"""`run-vecz`: the spec's RunVeczPass, a whole-function vectoriser.
+
+compiler-utils-passes.rst, "RunVeczPass": "This vectorizes the kernel to a SIMD width
+specified when the pass is created. In our case this is typically local size in the
+first dimension ... If successful, this will return a new vectorized kernel function
+created in the LLVM module". The spec's vectoriser, vecz, is an LLVM pass; this one
+works on the kernel's structured form (`scf`, `arith`, `math`, `memref`, `mux`), before
+`work-item-loops`, which runs the vectorised kernel over the work-items of dimension 0
+`width` at a time and the scalar kernel over the rest ("Vector + Scalar",
+"Work-group scheduling (vectorized and scalar loops)").
+
+For a kernel entry point `@k` it adds `@__vecz_v<W>_k` (vecz's naming), which runs
+the `W` work-items `x, x + 1, ..., x + W - 1` of dimension 0 at once, `x` being its
+`mux.get_local_id 0`. `@k` gets `mux.vecz_base = [W, "__vecz_v<W>_k"]` and the new
+function `mux.vecz_derived = [W, "k"]` (the spec's `!codeplay_ca_vecz.base` and
+`.derived`); a kernel it cannot vectorise gets `mux.vecz_fail = [W, "<why>"]`
+(`!codeplay_ca_vecz.base.fail`) and stays scalar.
+
+How each value of `@k` is carried over the `W` lanes:
+
+- **uniform** (the same in every lane): one scalar, computed as in `@k`. Constants,
+  arguments, work-group queries, `get_local_id`/`get_global_id` of dimensions 1 and 2
+  (a packet lies within one row), loads from a uniform address, and pure ops
+  (`arith`, `math`) of uniform operands.
+- **linear**: `base + stride * lane` for an integer `base` and a constant `stride`:
+  `get_local_id 0`, `get_global_id 0`, the linear ids (`base` is lane 0's value,
+  stride 1), and sums, differences and products by constants of those. An access
+  `m[u..., base + lane]` with uniform `u` is contiguous: one `vector.load`/`store`.
+- **varying**: a `vector<W x T>` (`index` lanes are `i64`): any other op of a
+  varying operand, widened to vectors; comparisons are `llvm.icmp`/`llvm.fcmp`
+  (xDSL 0.74's `arith.cmpi` gives one `i1`), selects on a vector of conditions
+  `llvmx.select`. Loads and stores at other addresses are done lane by lane.
+
+Control flow is kept where it is uniform and replaced by masks where it is not:
+
+- An `scf.if` on a uniform condition stays an `scf.if`.
+- An `scf.if` on a varying condition runs both branches, each under its mask (the
+  enclosing mask and the condition, or its negation); its results are selected lane
+  by lane. A branch is skipped when no lane of its mask is active (`scf.if` on an
+  `or` reduction of the mask, vecz's "BOSCC"): inside it at least one lane is active,
+  so a load from a uniform address is one any active lane would do. Loads and stores
+  under a mask are `vector.maskedload`/`maskedstore` or lane by lane, lanes in
+  order.
+- An `scf.for` must have uniform bounds (all lanes iterate alike); its `iter_args`
+  are scalars or vectors as their values are.
+
+Not vectorised (`mux.vecz_fail` says which op): barriers, collectives, sub-group
+and DMA ops, atomics, calls, `scf.for` with varying bounds, `scf.while`, `cf`
+branches, memrefs that are not arguments or uniform, loads and stores on memrefs
+with a layout, and any op of another dialect. Neither are kernels whose work-item
+order does not loop dimension 0 innermost (the vector loop must be the innermost),
+whose `mux.max_work_dim` is 0, or whose required work-group size is smaller than
+`width` in dimension 0.
+
+Before: barriers prepared (`prepare-barriers`; kernels with barriers are not
+vectorised), builtins replaced (`replace-mux-math-decls`, `replace-atomic-funcs`),
+metadata attached (work-item order, required work-group size).
+After: `work-item-loops` schedules each kernel with `mux.vecz_base` as "Vector +
+Scalar"; `define-mux-builtins` defines the queries of both functions alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import arith, func, llvm, memref, scf, vector
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    VectorType,
+    i1,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import DiagnosticException, VerifyException
+
+from dialects import attributes as mux_attrs
+from dialects import llvmx, mux
+from lowering.utils import PassError, const, kernel_entry_points, mark_internal
+
+_LINEAR_QUERIES = (mux.GetLocalLinearIdOp, mux.GetGlobalLinearIdOp)
+_PER_DIMENSION_QUERIES = (mux.GetLocalIdOp, mux.GetGlobalIdOp)
+_SUB_GROUP_QUERIES = (
+    mux.GetSubGroupIdOp,
+    mux.GetSubGroupLocalIdOp,
+    mux.GetSubGroupSizeOp,
+    mux.GetMaxSubGroupSizeOp,
+    mux.GetNumSubGroupsOp,
+)
+_UNIFORM_QUERIES = tuple(
+    q
+    for q in mux.QUERY_OPS
+    if q not in (*_LINEAR_QUERIES, *_PER_DIMENSION_QUERIES, *_SUB_GROUP_QUERIES)
+)
+
+
+_INTEGER_DIVISIONS = (
+    arith.DivSIOp,
+    arith.DivUIOp,
+    arith.RemSIOp,
+    arith.RemUIOp,
+    arith.CeilDivSIOp,
+    arith.CeilDivUIOp,
+    arith.FloorDivSIOp,
+)
+
+
+class _Unsupported(Exception):
+    """The kernel has something this vectoriser does not handle (the message)."""
+
+
+def vecz_name(kernel_name: str, width: int) -> str:
+    return f"__vecz_v{width}_{kernel_name}"
+
+
+@dataclass(frozen=True)
+class RunVeczPass(ModulePass):
+    """Adds to each kernel entry point a version that runs `width` work-items of
+    dimension 0 at once, for `work-item-loops` to use."""
+
+    name = "run-vecz"
+
+    width: int = 8
+    """The number of work-items a call of the vectorised kernel runs (a power of 2;
+    1: no vectorisation)."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.width < 1 or self.width & (self.width - 1):
+            raise PassError(f"run-vecz: width must be a power of 2, got {self.width}")
+        if self.width == 1:
+            return
+        for kernel in kernel_entry_points(op):
+            if mux_attrs.VECZ_BASE.get(kernel) is not None:
+                continue  # vectorised already
+            try:
+                _check_schedule(kernel, self.width)
+                vectorised = _Vectoriser(kernel, self.width).run()
+            except _Unsupported as e:
+                mux_attrs.VECZ_FAIL.set(kernel, (self.width, str(e)))
+                continue
+            op.body.block.insert_op_after(vectorised, kernel)
+            name = vectorised.sym_name.data
+            mux_attrs.VECZ_BASE.set(kernel, (self.width, name))
+            mux_attrs.VECZ_DERIVED.set(vectorised, (self.width, kernel.sym_name.data))
+
+
+def _check_schedule(kernel: func.FuncOp, width: int) -> None:
+    """Raises unless `work-item-loops` can run the kernel `width` lanes at a time."""
+    if mux_attrs.max_work_dim(kernel) < 1:
+        raise _Unsupported("mux.max_work_dim is 0")
+    order = mux_attrs.work_item_order(kernel).dimensions
+    if order[0] != 0:
+        raise _Unsupported("the work-item order does not loop dimension 0 innermost")
+    reqd = mux_attrs.REQD_WORK_GROUP_SIZE.get(kernel)
+    if reqd is not None and reqd[0] < width:
+        raise _Unsupported(
+            f"the required work-group size {reqd[0]} in dimension 0 is smaller "
+            f"than the width"
+        )
+    if kernel.body.blocks.first is not kernel.body.blocks.last:
+        raise _Unsupported("the kernel has more than one block (cf branches)")
+
+
+def _constant_dimension(dim: SSAValue) -> int:
+    owner = dim.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    raise _Unsupported("a work-item query of a dimension that is not a constant")
+
+
+# --------------------------------------------------------------------------------------
+# Which values differ between the lanes.
+# --------------------------------------------------------------------------------------
+
+
+def _varying_values(kernel: func.FuncOp) -> set[SSAValue]:
+    """The values of `kernel` that may differ between the work-items of a packet
+    (the rules of the module docstring, applied until nothing changes). Raises
+    _Unsupported for what the vectoriser cannot handle."""
+    varying: set[SSAValue] = set()
+
+    def mark(values, condition: bool) -> bool:
+        added = False
+        if condition:
+            for v in values:
+                if v not in varying:
+                    varying.add(v)
+                    added = True
+        return added
+
+    changed = True
+    while changed:
+        changed = False
+        for op in kernel.body.walk():
+            if isinstance(op, _PER_DIMENSION_QUERIES):
+                changed |= mark(op.results, _constant_dimension(op.dim) == 0)
+            elif isinstance(op, _LINEAR_QUERIES):
+                changed |= mark(op.results, True)
+            elif isinstance(op, scf.IfOp):
+                for i, result in enumerate(op.results):
+                    yields = [_yield(r).operands[i] for r in op.regions]
+                    divergent = op.cond in varying or any(y in varying for y in yields)
+                    changed |= mark([result], divergent)
+            elif isinstance(op, scf.ForOp):
+                if any(o in varying for o in (op.lb, op.ub, op.step)):
+                    raise _Unsupported("an scf.for whose bounds differ between lanes")
+                yielded = _yield(op.body).operands
+                args = op.body.block.args[1:]
+                for init, arg, result, value in zip(
+                    op.iter_args, args, op.results, yielded, strict=True
+                ):
+                    changed |= mark([arg, result], init in varying or value in varying)
+            elif isinstance(op, memref.StoreOp):
+                _check_memref(op.memref)
+            elif not isinstance(op, scf.YieldOp | func.ReturnOp):
+                _check_supported(op)
+                changed |= mark(op.results, any(o in varying for o in op.operands))
+    return varying
+
+
+def _has_ops(region: Region) -> bool:
+    """Whether `region` has ops other than its terminator."""
+    return bool(region.blocks) and region.block.first_op is not region.block.last_op
+
+
+def _yielded(region: Region) -> list[SSAValue]:
+    return list(_yield(region).operands) if region.blocks else []
+
+
+def _yield(region: Region) -> Operation:
+    terminator = region.block.last_op
+    assert terminator is not None
+    return terminator
+
+
+def _check_supported(op: Operation) -> None:
+    if isinstance(op, (*_UNIFORM_QUERIES, memref.LoadOp, memref.DimOp)):
+        if isinstance(op, memref.LoadOp | memref.DimOp):
+            _check_memref(op.operands[0])
+        return
+    if op.name.split(".")[0] in ("arith", "math") and not op.regions:
+        return
+    raise _Unsupported(f"{op.name} is not vectorised")
+
+
+def _check_memref(ref: SSAValue) -> None:
+    type_ = ref.type
+    if not isinstance(type_, MemRefType) or not isinstance(type_.layout, NoneAttr):
+        raise _Unsupported(f"an access to a memref with a layout ({type_})")
+    if not isinstance(ref.owner, Block):
+        raise _Unsupported("an access to a memref that is not a kernel argument")
+
+
+# --------------------------------------------------------------------------------------
+# Building the vectorised kernel.
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Linear:
+    """`base + stride * lane`: `base` a scalar of the new function."""
+
+    base: SSAValue
+    stride: int
+
+
+class _Vectoriser:
+    def __init__(self, kernel: func.FuncOp, width: int):
+        self.kernel = kernel
+        self.width = width
+        self.varying = _varying_values(kernel)
+        self.uniform: dict[SSAValue, SSAValue] = {}
+        self.linear: dict[SSAValue, _Linear] = {}
+        self.vectors: dict[SSAValue, SSAValue] = {}
+        self.widened: dict[tuple[SSAValue, Block], SSAValue] = {}
+
+    # -- entry ------------------------------------------------------------------------
+
+    def run(self) -> func.FuncOp:
+        kernel = self.kernel
+        name = vecz_name(kernel.sym_name.data, self.width)
+        new = func.FuncOp(name, kernel.function_type)
+        new.arg_attrs = kernel.arg_attrs
+        mark_internal(new)
+        for old, arg in zip(kernel.args, new.args, strict=True):
+            arg.name_hint = old.name_hint
+            self.uniform[old] = arg
+        b = Builder(InsertPoint.at_end(new.body.block))
+        self.emit_block(b, kernel.body.block, None)
+        try:
+            new.verify()
+        except (VerifyException, DiagnosticException) as e:  # pragma: no cover
+            raise _Unsupported(f"the vectorised kernel does not verify: {e}") from e
+        return new
+
+    def emit_block(self, b: Builder, block: Block, mask: SSAValue | None) -> None:
+        """Emits the ops of `block` but its terminator, under `mask` (None: every
+        lane is active)."""
+        for op in block.ops:
+            if op is block.last_op and isinstance(op, scf.YieldOp):
+                return
+            self.emit(b, op, mask)
+
+    # -- value shapes -----------------------------------------------------------------
+
+    def is_uniform(self, value: SSAValue) -> bool:
+        return value not in self.varying
+
+    def scalar(self, value: SSAValue) -> SSAValue:
+        return self.uniform[value]
+
+    def vector_type(self, type_: Attribute) -> VectorType:
+        if isinstance(type_, IndexType):
+            type_ = i64
+        if not isinstance(type_, IntegerType | AnyFloat):
+            raise _Unsupported(f"a value of type {type_} differs between lanes")
+        return VectorType(type_, [self.width])
+
+    def lanes(self, b: Builder, type_: Attribute, stride: int) -> SSAValue:
+        """The constant vector `[0, stride, 2 * stride, ...]` of `type_`."""
+        vtype = self.vector_type(type_)
+        values = [lane * stride for lane in range(self.width)]
+        attr = DenseIntOrFPElementsAttr.from_list(vtype, values)
+        return b.insert(arith.ConstantOp(attr, vtype)).result
+
+    def splat(self, b: Builder, scalar: SSAValue) -> SSAValue:
+        if isinstance(scalar.type, IndexType):
+            scalar = b.insert(arith.IndexCastOp(scalar, i64)).result
+        vtype = self.vector_type(scalar.type)
+        return b.insert(vector.BroadcastOp(scalar, vtype)).vector
+
+    def widen(self, b: Builder, value: SSAValue) -> SSAValue:
+        """`value` as a vector of its lanes."""
+        if value in self.vectors:
+            return self.vectors[value]
+        assert b.insertion_point.block is not None
+        key = (value, b.insertion_point.block)
+        if key not in self.widened:
+            if value in self.linear:
+                linear = self.linear[value]
+                base = self.splat(b, linear.base)
+                steps = self.lanes(b, linear.base.type, linear.stride)
+                self.widened[key] = b.insert(arith.AddiOp(base, steps)).result
+            else:
+                self.widened[key] = self.splat(b, self.scalar(value))
+        return self.widened[key]
+
+    def lane(self, b: Builder, value: SSAValue, lane: int) -> SSAValue:
+        """Lane `lane` of `value`, a scalar of its original type."""
+        if self.is_uniform(value):
+            return self.scalar(value)
+        if value in self.linear:
+            linear = self.linear[value]
+            offset = b.insert(
+                arith.ConstantOp(IntegerAttr(lane * linear.stride, linear.base.type))
+            )
+            return b.insert(arith.AddiOp(linear.base, offset)).result
+        vec = self.vectors[value]
+        element = vec.type.get_element_type()
+        scalar = b.insert(vector.ExtractOp(vec, [lane], element)).result
+        if isinstance(value.type, IndexType):
+            scalar = b.insert(arith.IndexCastOp(scalar, IndexType())).result
+        return scalar
+
+    def set_vector(self, original: SSAValue, new: SSAValue) -> None:
+        new.name_hint = original.name_hint
+        self.vectors[original] = new
+
+    # -- ops --------------------------------------------------------------------------
+
+    def emit(self, b: Builder, op: Operation, mask: SSAValue | None) -> None:
+        if isinstance(op, func.ReturnOp):
+            b.insert(func.ReturnOp())
+        elif isinstance(op, scf.IfOp):
+            self.emit_if(b, op, mask)
+        elif isinstance(op, scf.ForOp):
+            self.emit_for(b, op, mask)
+        elif isinstance(op, memref.LoadOp):
+            self.emit_load(b, op, mask)
+        elif isinstance(op, memref.StoreOp):
+            self.emit_store(b, op, mask)
+        elif all(r not in self.varying for r in op.results):
+            self.emit_uniform(b, op)
+        elif isinstance(op, (*_PER_DIMENSION_QUERIES, *_LINEAR_QUERIES)):
+            (result,) = self.emit_uniform(b, op)
+            self.linear[op.results[0]] = _Linear(result, 1)
+        elif not self.emit_linear(b, op):
+            self.emit_varying(b, op, mask)
+
+    def emit_uniform(self, b: Builder, op: Operation) -> list[SSAValue]:
+        """`op` once, on scalars."""
+        new = op.clone(value_mapper=self.uniform)
+        b.insert(new)
+        for old, result in zip(op.results, new.results, strict=True):
+            self.uniform[old] = result
+        return list(new.results)
+
+    def emit_linear(self, b: Builder, op: Operation) -> bool:
+        """`op` on linear and uniform operands, if its result is linear too."""
+        if not isinstance(
+            op, arith.AddiOp | arith.SubiOp | arith.MuliOp | arith.IndexCastOp
+        ):
+            return False
+        operands = list(op.operands)
+        if not all(o in self.linear or self.is_uniform(o) for o in operands):
+            return False
+        if isinstance(op, arith.IndexCastOp):
+            (source,) = operands
+            narrower = not isinstance(op.result.type, IndexType)
+            if source not in self.linear or not narrower:
+                return False  # a sign extension of a linear value may not be linear
+            linear = self.linear[source]
+            base = b.insert(arith.IndexCastOp(linear.base, op.result.type)).result
+            self.linear[op.result] = _Linear(base, linear.stride)
+            return True
+        lhs, rhs = operands
+        if isinstance(op, arith.MuliOp):
+            if lhs not in self.linear:
+                lhs, rhs = rhs, lhs
+            factor = rhs.owner
+            if rhs in self.linear or not (
+                isinstance(factor, arith.ConstantOp)
+                and isinstance(factor.value, IntegerAttr)
+            ):
+                return False
+            linear = self.linear[lhs]
+            base = b.insert(arith.MuliOp(linear.base, self.scalar(rhs))).result
+            stride = linear.stride * factor.value.value.data
+            self.linear[op.result] = _Linear(base, stride)
+            return True
+        sign = -1 if isinstance(op, arith.SubiOp) else 1
+        bases = [
+            self.linear[o].base if o in self.linear else self.scalar(o)
+            for o in (lhs, rhs)
+        ]
+        stride = (self.linear[lhs].stride if lhs in self.linear else 0) + sign * (
+            self.linear[rhs].stride if rhs in self.linear else 0
+        )
+        base = b.insert(type(op)(bases[0], bases[1])).result
+        if stride == 0:
+            self.uniform[op.result] = base  # the lanes cancel out
+            self.varying.discard(op.result)
+        else:
+            self.linear[op.result] = _Linear(base, stride)
+        return True
+
+    def emit_varying(self, b: Builder, op: Operation, mask: SSAValue | None) -> None:
+        """`op` on vectors of its operands' lanes. An integer division under a mask
+        divides by 1 in the inactive lanes (a division by 0 or an overflowing one
+        there must not trap)."""
+        operands = [self.widen(b, o) for o in op.operands]
+        if mask is not None and isinstance(op, _INTEGER_DIVISIONS):
+            ones = self.splat(
+                b,
+                b.insert(arith.ConstantOp(IntegerAttr(1, op.operands[1].type))).result,
+            )
+            operands[1] = b.insert(llvmx.SelectOp(mask, operands[1], ones)).res
+        if isinstance(op, arith.CmpiOp):
+            name = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+            predicate = IntegerAttr(llvm.ICmpPredicateFlag(name).to_int(), i64)
+            result = b.insert(llvm.ICmpOp(operands[0], operands[1], predicate)).res
+        elif isinstance(op, arith.CmpfOp):
+            name = arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]
+            if name in ("false", "true"):
+                result = self.splat(b, const(b, name == "true", i1))
+            else:
+                result = b.insert(llvm.FCmpOp(operands[0], operands[1], name)).res
+        elif isinstance(op, arith.SelectOp) and not self.is_uniform(op.cond):
+            result = b.insert(llvmx.SelectOp(*operands)).res
+        elif isinstance(op, arith.SelectOp):
+            cond = self.scalar(op.cond)
+            result = b.insert(arith.SelectOp(cond, operands[1], operands[2])).result
+        elif isinstance(op, arith.IndexCastOp):
+            result = self.resize(b, op, operands[0])
+        else:
+            result_types = [self.vector_type(r.type) for r in op.results]
+            new = op.create(
+                operands=operands,
+                result_types=result_types,
+                properties=dict(op.properties),
+                attributes=dict(op.attributes),
+            )
+            b.insert(new)
+            (result,) = new.results
+        self.set_vector(op.results[0], result)
+
+    def resize(self, b: Builder, op: Operation, operand: SSAValue) -> SSAValue:
+        """An index cast on a vector (index lanes are i64): an extension, a
+        truncation or nothing."""
+        source = operand.type.get_element_type()
+        target = self.vector_type(op.results[0].type)
+        to_width = target.get_element_type().width.data
+        from_width = source.width.data
+        if to_width == from_width:
+            return operand
+        if to_width < from_width:
+            return b.insert(arith.TruncIOp(operand, target)).result
+        signed = isinstance(op, arith.IndexCastOp)
+        extend = arith.ExtSIOp if signed else arith.ExtUIOp
+        return b.insert(extend(operand, target)).result
+
+    # -- memory -----------------------------------------------------------------------
+
+    def contiguous(self, ref: SSAValue, indices) -> bool:
+        """Lanes at consecutive elements: the last index linear of stride 1, the
+        others uniform."""
+        if not indices:
+            return False
+        *outer, last = indices
+        linear = self.linear.get(last)
+        return (
+            linear is not None
+            and linear.stride == 1
+            and all(self.is_uniform(i) for i in outer)
+        )
+
+    def contiguous_indices(self, indices) -> list[SSAValue]:
+        *outer, last = indices
+        return [*(self.scalar(i) for i in outer), self.linear[last].base]
+
+    def emit_load(self, b: Builder, op: memref.LoadOp, mask: SSAValue | None) -> None:
+        ref = self.scalar(op.memref)
+        if self.is_uniform(op.res):  # a uniform address: one load
+            self.emit_uniform(b, op)
+            return
+        vtype = self.vector_type(op.res.type)
+        if self.contiguous(ref, op.indices):
+            indices = self.contiguous_indices(op.indices)
+            if mask is None:
+                result = b.insert(vector.LoadOp(ref, indices, vtype)).result
+            else:
+                zeros = self.zeros(b, vtype)
+                load = vector.MaskedLoadOp(ref, indices, mask, zeros, vtype)
+                result = b.insert(load).result
+            self.set_vector(op.res, result)
+            return
+        # lane by lane
+        result = self.zeros(b, vtype)
+        for lane in range(self.width):
+
+            def load(inner: Builder, lane=lane, current=result) -> SSAValue:
+                indices = [self.lane(inner, i, lane) for i in op.indices]
+                value = inner.insert(memref.LoadOp.get(ref, indices)).res
+                return inner.insert(vector.InsertOp(value, current, [lane])).result
+
+            result = self.if_lane(b, mask, lane, load, result)
+        self.set_vector(op.res, result)
+
+    def emit_store(self, b: Builder, op: memref.StoreOp, mask: SSAValue | None) -> None:
+        ref = self.scalar(op.memref)
+        if all(self.is_uniform(o) for o in op.operands):  # the same store in every lane
+            self.emit_uniform(b, op)
+            return
+        if self.contiguous(ref, op.indices):
+            indices = self.contiguous_indices(op.indices)
+            value = self.widen(b, op.value)
+            if mask is None:
+                b.insert(vector.StoreOp(value, ref, indices))
+            else:
+                b.insert(vector.MaskedStoreOp(ref, indices, mask, value))
+            return
+        for lane in range(self.width):  # lane by lane, in order
+
+            def store(inner: Builder, lane=lane) -> None:
+                value = self.lane(inner, op.value, lane)
+                indices = [self.lane(inner, i, lane) for i in op.indices]
+                inner.insert(memref.StoreOp.get(value, ref, indices))
+
+            self.if_lane(b, mask, lane, store, None)
+
+    def zeros(self, b: Builder, vtype: VectorType) -> SSAValue:
+        element = vtype.get_element_type()
+        zero = 0.0 if isinstance(element, AnyFloat) else 0
+        attr = DenseIntOrFPElementsAttr.from_list(vtype, [zero] * self.width)
+        return b.insert(arith.ConstantOp(attr, vtype)).result
+
+    def if_lane(self, b: Builder, mask, lane: int, body, current):
+        """`body(builder)` (which returns the new value of `current`, if any) for
+        lane `lane`: directly without a mask, else under `scf.if` on its mask bit."""
+        if mask is None:
+            return body(b)
+        bit = b.insert(vector.ExtractOp(mask, [lane], i1)).result
+        then = Block()
+        inner = Builder(InsertPoint.at_end(then))
+        value = body(inner)
+        if current is None:
+            inner.insert(scf.YieldOp())
+            b.insert(scf.IfOp(bit, [], Region(then)))
+            return None
+        inner.insert(scf.YieldOp(value))
+        otherwise = Block()
+        Builder(InsertPoint.at_end(otherwise)).insert(scf.YieldOp(current))
+        new = b.insert(scf.IfOp(bit, [current.type], Region(then), Region(otherwise)))
+        return new.results[0]
+
+    # -- control flow -----------------------------------------------------------------
+
+    def result_type(self, value: SSAValue) -> Attribute:
+        return value.type if self.is_uniform(value) else self.vector_type(value.type)
+
+    def yielded(self, b: Builder, values, targets) -> list[SSAValue]:
+        """`values` in the form of `targets` (uniform: scalars, else vectors)."""
+        return [
+            self.scalar(v) if self.is_uniform(t) else self.widen(b, v)
+            for v, t in zip(values, targets, strict=True)
+        ]
+
+    def branch(self, region: Region, mask, results) -> Region:
+        """A new region running `region` under `mask`, yielding `results`' forms."""
+        block = Block()
+        inner = Builder(InsertPoint.at_end(block))
+        if region.blocks:
+            self.emit_block(inner, region.block, mask)
+        values = _yielded(region)
+        inner.insert(scf.YieldOp(*self.yielded(inner, values, results)))
+        return Region(block)
+
+    def emit_if(self, b: Builder, op: scf.IfOp, mask: SSAValue | None) -> None:
+        if self.is_uniform(op.cond):
+            types = [self.result_type(r) for r in op.results]
+            then = self.branch(op.true_region, mask, op.results)
+            otherwise = (
+                self.branch(op.false_region, mask, op.results)
+                if op.false_region.blocks or op.results
+                else Region()
+            )
+            new = b.insert(scf.IfOp(self.scalar(op.cond), types, then, otherwise))
+            for old, result in zip(op.results, new.results, strict=True):
+                if self.is_uniform(old):
+                    self.uniform[old] = result
+                else:
+                    self.set_vector(old, result)
+            return
+        cond = self.widen(b, op.cond)
+        values = []
+        for region in op.regions:
+            if not _has_ops(region):  # nothing to run: its yields, if any
+                values.append([self.widen(b, v) for v in _yielded(region)])
+                continue
+            branch_mask = cond
+            if region is op.false_region:
+                true = const(b, 1, i1)
+                branch_mask = b.insert(arith.XOrIOp(cond, self.splat(b, true))).result
+            if mask is not None:
+                branch_mask = b.insert(arith.AndIOp(mask, branch_mask)).result
+            values.append(self.masked_branch(b, op, region, branch_mask))
+        for old, then_value, else_value in zip(op.results, *values, strict=True):
+            select = b.insert(llvmx.SelectOp(cond, then_value, else_value)).res
+            self.set_vector(old, select)
+
+    def masked_branch(self, b: Builder, op: scf.IfOp, region: Region, mask) -> list:
+        """Runs `region` under `mask` if a lane of it is active; its results as
+        vectors (zeros when no lane ran it)."""
+        types = [self.vector_type(r.type) for r in op.results]
+        active = vector.ReductionOp.create(
+            operands=[mask],
+            result_types=[i1],
+            properties={
+                "kind": vector.CombiningKindAttr(vector.CombiningKindFlag.OR),
+                "fastmath": vector.FastMathFlagsAttr("none"),
+            },
+        )
+        b.insert(active)
+        then = self.branch(region, mask, op.results)
+        otherwise = Region()
+        if types:  # zeros for lanes none of which ran the branch
+            block = Block()
+            zb = Builder(InsertPoint.at_end(block))
+            zb.insert(scf.YieldOp(*(self.zeros(zb, t) for t in types)))
+            otherwise = Region(block)
+        new = b.insert(scf.IfOp(active.results[0], types, then, otherwise))
+        return list(new.results)
+
+    def emit_for(self, b: Builder, op: scf.ForOp, mask: SSAValue | None) -> None:
+        args = op.body.block.args[1:]
+        inits = self.yielded(b, op.iter_args, args)
+        block = Block(arg_types=[IndexType(), *(self.result_type(a) for a in args)])
+        block.args[0].name_hint = op.body.block.args[0].name_hint
+        self.uniform[op.body.block.args[0]] = block.args[0]
+        for old, new in zip(args, block.args[1:], strict=True):
+            if self.is_uniform(old):
+                self.uniform[old] = new
+            else:
+                self.set_vector(old, new)
+        inner = Builder(InsertPoint.at_end(block))
+        self.emit_block(inner, op.body.block, mask)
+        values = _yield(op.body).operands
+        inner.insert(scf.YieldOp(*self.yielded(inner, values, args)))
+        bounds = [self.scalar(v) for v in (op.lb, op.ub, op.step)]
+        new_for = b.insert(scf.ForOp(*bounds, inits, Region(block)))
+        for old, result in zip(op.results, new_for.results, strict=True):
+            if self.is_uniform(old):
+                self.uniform[old] = result
+            else:
+                self.set_vector(old, result)

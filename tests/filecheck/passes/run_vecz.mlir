@@ -1,0 +1,128 @@
+// RUN: mux-opt --split-input-file %s -p run-vecz | filecheck %s
+//
+// run-vecz adds @__vecz_v8_<kernel>, which runs 8 work-items of dimension 0 at once
+// (x, x + 1, ..., x + 7, x being its get_local_id 0), and links the two functions:
+// mux.vecz_base on the kernel, mux.vecz_derived on the new function.
+
+// A contiguous access under a divergent `if`: the global id x is linear (x + lane),
+// so in[x] is one vector load; the condition is a vector of i1 (llvm.icmp), the
+// branch runs when a lane of it is active (the `or` reduction) and its accesses are
+// masked.
+// CHECK-LABEL: func.func @guarded(
+// CHECK-SAME:      mux.vecz_base = [8 : i32, "__vecz_v8_guarded"]
+// CHECK:       func.func private @__vecz_v8_guarded(%a: memref<?xf32, 1 : i64>, %b: memref<?xf32, 1 : i64>, %n: index)
+// CHECK-SAME:      mux.vecz_derived = [8 : i32, "guarded"]
+// CHECK-NEXT:    %d0 = arith.constant 0 : i32
+// CHECK-NEXT:    %g = mux.get_global_id %d0
+// CHECK-NEXT:    %[[G64:.*]] = arith.index_cast %g : index to i64
+// CHECK-NEXT:    %[[GS:.*]] = vector.broadcast %[[G64]] : i64 to vector<8xi64>
+// CHECK-NEXT:    %[[LANES:.*]] = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7]> : vector<8xi64>
+// CHECK-NEXT:    %[[GV:.*]] = arith.addi %[[GS]], %[[LANES]] : vector<8xi64>
+// CHECK-NEXT:    %[[N64:.*]] = arith.index_cast %n : index to i64
+// CHECK-NEXT:    %[[NS:.*]] = vector.broadcast %[[N64]] : i64 to vector<8xi64>
+// CHECK-NEXT:    %in = llvm.icmp "ult" %[[GV]], %[[NS]] : vector<8xi64>
+// CHECK-NEXT:    %[[ANY:.*]] = vector.reduction <or>, %in : vector<8xi1> into i1
+// CHECK-NEXT:    scf.if %[[ANY]] {
+// CHECK-NEXT:      %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<8xf32>
+// CHECK-NEXT:      %x = vector.maskedload %a[%g], %in, %[[ZEROS]] : memref<?xf32, 1 : i64>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+// CHECK-NEXT:      %two = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:      %[[TWOS:.*]] = vector.broadcast %two : f32 to vector<8xf32>
+// CHECK-NEXT:      %y = arith.mulf %x, %[[TWOS]] : vector<8xf32>
+// CHECK-NEXT:      vector.maskedstore %b[%g], %in, %y : memref<?xf32, 1 : i64>, vector<8xi1>, vector<8xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+func.func @guarded(%a: memref<?xf32, 1>, %b: memref<?xf32, 1>, %n: index)
+    attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %g = mux.get_global_id %d0
+  %in = arith.cmpi ult, %g, %n : index
+  scf.if %in {
+    %x = memref.load %a[%g] : memref<?xf32, 1>
+    %two = arith.constant 2.0 : f32
+    %y = arith.mulf %x, %two : f32
+    memref.store %y, %b[%g] : memref<?xf32, 1>
+  }
+  func.return
+}
+
+// -----
+
+// Uniform values stay scalars: the row (get_global_id 1), the loop over k (uniform
+// bounds) and a[row * n + k]. The accumulator differs between lanes: a vector
+// iter_arg. b[k * n + x] is contiguous (linear in x).
+// CHECK-LABEL: func.func private @__vecz_v8_row_dot(
+// CHECK:         %row = mux.get_global_id %d1
+// CHECK:         %start = arith.muli %row, %n : index
+// CHECK:         %sum = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %{{.*}}) -> (vector<8xf32>) {
+// CHECK-NEXT:      %a_index = arith.addi %start, %k : index
+// CHECK-NEXT:      %x = memref.load %a[%a_index] : memref<?xf32, 1 : i64>
+// CHECK-NEXT:      %b_start = arith.muli %k, %n : index
+// CHECK-NEXT:      %[[B:.*]] = arith.addi %b_start, %col : index
+// CHECK-NEXT:      %y = vector.load %b[%[[B]]] : memref<?xf32, 1 : i64>, vector<8xf32>
+// CHECK-NEXT:      %[[XS:.*]] = vector.broadcast %x : f32 to vector<8xf32>
+// CHECK-NEXT:      %xy = arith.mulf %[[XS]], %y : vector<8xf32>
+// CHECK-NEXT:      %next = arith.addf %acc, %xy : vector<8xf32>
+// CHECK-NEXT:      scf.yield %next : vector<8xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[C:.*]] = arith.addi %start, %col : index
+// CHECK-NEXT:    vector.store %sum, %c[%[[C]]] : memref<?xf32, 1 : i64>, vector<8xf32>
+func.func @row_dot(%a: memref<?xf32, 1>, %b: memref<?xf32, 1>, %c: memref<?xf32, 1>,
+                   %n: index) attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %d1 = arith.constant 1 : i32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %col = mux.get_global_id %d0
+  %row = mux.get_global_id %d1
+  %start = arith.muli %row, %n : index
+  %sum = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+    %a_index = arith.addi %start, %k : index
+    %x = memref.load %a[%a_index] : memref<?xf32, 1>
+    %b_start = arith.muli %k, %n : index
+    %b_index = arith.addi %b_start, %col : index
+    %y = memref.load %b[%b_index] : memref<?xf32, 1>
+    %xy = arith.mulf %x, %y : f32
+    %next = arith.addf %acc, %xy : f32
+    scf.yield %next : f32
+  }
+  %c_index = arith.addi %start, %col : index
+  memref.store %sum, %c[%c_index] : memref<?xf32, 1>
+  func.return
+}
+
+// -----
+
+// A strided store (x * 2 is linear of stride 2) is done lane by lane.
+// CHECK-LABEL: func.func private @__vecz_v8_strided(
+// CHECK:         %[[X2:.*]] = arith.muli %x, %c2 : index
+// CHECK:         %[[V0:.*]] = vector.extract %{{.*}}[0] : i32 from vector<8xi32>
+// CHECK-NEXT:    %[[O0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[I0:.*]] = arith.addi %[[X2]], %[[O0]] : index
+// CHECK-NEXT:    memref.store %[[V0]], %out[%[[I0]]] : memref<?xi32, 1 : i64>
+// CHECK:         %[[V7:.*]] = vector.extract %{{.*}}[7] : i32 from vector<8xi32>
+// CHECK-NEXT:    %[[O7:.*]] = arith.constant 14 : index
+// CHECK-NEXT:    %[[I7:.*]] = arith.addi %[[X2]], %[[O7]] : index
+// CHECK-NEXT:    memref.store %[[V7]], %out[%[[I7]]] : memref<?xi32, 1 : i64>
+// CHECK-NEXT:    func.return
+func.func @strided(%out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : index
+  %x = mux.get_global_id %d0
+  %xi = arith.index_cast %x : index to i32
+  %sq = arith.muli %xi, %xi : i32
+  %x2 = arith.muli %x, %c2 : index
+  memref.store %sq, %out[%x2] : memref<?xi32, 1>
+  func.return
+}
+
+// -----
+
+// What run-vecz does not vectorise stays scalar, and mux.vecz_fail says why.
+// CHECK-LABEL: func.func @with_barrier(
+// CHECK-SAME:      mux.vecz_fail = [8 : i32, "mux.work_group_barrier is not vectorised"]
+// CHECK-NOT:   __vecz
+func.func @with_barrier(%a: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  func.return
+}

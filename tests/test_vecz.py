@@ -1,0 +1,215 @@
+"""`run-vecz`: kernels vectorised across work-items give numpy's results, over 1-, 2-
+and 3-D ranges, offsets, local sizes that are and are not multiples of the width
+(the scalar kernel runs the rest), with divergent control flow, loops, contiguous,
+strided and uniform accesses; and the kernels it cannot vectorise say why."""
+
+import numpy as np
+import pytest
+from xdsl.dialects import func
+
+import mux
+from dialects import attributes as mux_attrs
+from lowering.pipelines import HostPipeline
+from mux.compiler import context, parse_cached
+
+# out[i] = (x odd ? x / 3 + in[2x]: -in[x]) + sum(k for k < n), x = get_global_id 0,
+# for x < limit: a varying `if` with results and a division under its mask, a
+# strided (lane by lane) load, a contiguous masked load, a loop whose accumulator
+# differs between lanes, a contiguous masked store.
+MIXED = """
+func.func @mixed(%in: memref<?xi32, 1>, %out: memref<?xi32, 1>, %n: index,
+                 %limit: index) attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %three = arith.constant 3 : i32
+  %x = mux.get_global_id %d0
+  %inside = arith.cmpi ult, %x, %limit : index
+  scf.if %inside {
+    %odd = arith.remui %x, %c2 : index
+    %is_odd = arith.cmpi eq, %odd, %c1 : index
+    %v = scf.if %is_odd -> (i32) {
+      %xi = arith.index_cast %x : index to i32
+      %q = arith.divui %xi, %three : i32
+      %x2 = arith.muli %x, %c2 : index
+      %w = memref.load %in[%x2] : memref<?xi32, 1>
+      %r = arith.addi %q, %w : i32
+      scf.yield %r : i32
+    } else {
+      %w = memref.load %in[%x] : memref<?xi32, 1>
+      %zero = arith.constant 0 : i32
+      %r = arith.subi %zero, %w : i32
+      scf.yield %r : i32
+    }
+    %s = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %v) -> (i32) {
+      %ki = arith.index_cast %k : index to i32
+      %next = arith.addi %acc, %ki : i32
+      scf.yield %next : i32
+    }
+    memref.store %s, %out[%x] : memref<?xi32, 1>
+  }
+  func.return
+}
+"""
+
+
+def mixed_expected(data: np.ndarray, n: int, limit: int, size: int) -> np.ndarray:
+    out = np.full(size, -7, np.int32)
+    x = np.arange(min(size, limit))
+    odd = x % 2 == 1
+    values = np.where(odd, x // 3 + data[(2 * x) % len(data)], -data[x])
+    out[: len(x)] = values + n * (n - 1) // 2
+    return out
+
+
+@pytest.fixture(scope="module")
+def mixed():
+    return mux.compile(MIXED).kernel("mixed")
+
+
+@pytest.mark.parametrize(
+    ("size", "local", "limit"),
+    [(1, 1, 1), (8, 8, 8), (37, 16, 30), (64, 24, 64), (100, 5, 77), (256, 64, 200)],
+)
+def test_mixed_control_flow(mixed, size, local, limit):
+    data = np.arange(2 * size, dtype=np.int32) * 5 - 3
+    out = np.full(size, -7, np.int32)
+    mixed(data, out, 4, limit, global_size=size, local_size=local)
+    np.testing.assert_array_equal(out, mixed_expected(data, 4, limit, size))
+
+
+def test_mixed_is_vectorised_and_agrees_with_the_scalar_kernel():
+    module = parse_cached(MIXED, "<mixed>").clone()
+    HostPipeline(kernel="mixed", to_llvm=False).apply(context(), module)
+    names = [f.sym_name.data for f in module.ops if isinstance(f, func.FuncOp)]
+    assert "__vecz_v8_mixed" in names
+    data = np.arange(400, dtype=np.int32) * 7 - 100
+    results = []
+    for width in (1, 4, 8, 16):
+        out = np.full(200, -7, np.int32)
+        kernel = mux.compile(MIXED, vecz_width=width).kernel("mixed")
+        kernel(data, out, 3, 190, global_size=200, local_size=40)
+        results.append(out)
+    for out in results:
+        np.testing.assert_array_equal(out, mixed_expected(data, 3, 190, 200))
+
+
+# 3-D: out[z][y][x] = in[z][y][x] * (y + 1) + z, a 3-D memref indexed by the global
+# ids (rows of 32, planes of 4 rows); dimension 0 is the only one vectorised (y and
+# z are uniform in a packet).
+CUBE = """
+func.func @cube(%in: memref<?x4x32xf32, 1>, %out: memref<?x4x32xf32, 1>)
+    attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %d1 = arith.constant 1 : i32
+  %d2 = arith.constant 2 : i32
+  %c1 = arith.constant 1 : index
+  %x = mux.get_global_id %d0
+  %y = mux.get_global_id %d1
+  %z = mux.get_global_id %d2
+  %v = memref.load %in[%z, %y, %x] : memref<?x4x32xf32, 1>
+  %y1 = arith.addi %y, %c1 : index
+  %yi = arith.index_cast %y1 : index to i32
+  %yf = arith.sitofp %yi : i32 to f32
+  %zi = arith.index_cast %z : index to i32
+  %zf = arith.sitofp %zi : i32 to f32
+  %m = arith.mulf %v, %yf : f32
+  %r = arith.addf %m, %zf : f32
+  memref.store %r, %out[%z, %y, %x] : memref<?x4x32xf32, 1>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("size", "local"),
+    [((19, 4, 3), (9, 2, 1)), ((32, 4, 2), (16, 2, 2)), ((13, 3, 4), None)],
+)
+def test_cube_3d(size, local):
+    kernel = mux.compile(CUBE).kernel("cube")
+    x, y, z = size
+    data = np.random.default_rng(1).random((z, 4, 32), np.float32)
+    out = np.zeros((z, 4, 32), np.float32)
+    kernel(data, out, global_size=size, local_size=local)
+    ys = np.arange(y, dtype=np.float32)[None, :, None] + 1
+    zs = np.arange(z, dtype=np.float32)[:, None, None]
+    expected = np.zeros_like(out)
+    expected[:, :y, :x] = data[:, :y, :x] * ys + zs
+    np.testing.assert_array_equal(out, expected)
+
+
+# With a global offset: the ids start at the offset, and so do the packets.
+def test_offset_and_uniform_store_under_mask():
+    source = """
+    func.func @k(%out: memref<?xi64, 1>, %flag: memref<?xi64, 1>, %n: index)
+        attributes {mux.kernel = "entry-point"} {
+      %d0 = arith.constant 0 : i32
+      %x = mux.get_global_id %d0
+      %l = mux.get_local_id %d0
+      %big = arith.cmpi uge, %x, %n : index
+      scf.if %big {
+        %c0 = arith.constant 0 : index
+        %one = arith.constant 1 : i64
+        memref.store %one, %flag[%c0] : memref<?xi64, 1>
+      }
+      %xi = arith.index_cast %x : index to i64
+      %li = arith.index_cast %l : index to i64
+      %s = arith.muli %xi, %li : i64
+      memref.store %s, %out[%x] : memref<?xi64, 1>
+      func.return
+    }
+    """
+    kernel = mux.compile(source).kernel("k")
+    out = np.zeros(120, np.int64)
+    flag = np.zeros(1, np.int64)
+    kernel(out, flag, 200, global_size=100, local_size=20, global_offset=20)
+    x = np.arange(20, 120)
+    np.testing.assert_array_equal(out[20:], x * (x % 20))
+    assert flag[0] == 0
+    kernel(out, flag, 110, global_size=100, local_size=20, global_offset=20)
+    assert flag[0] == 1
+
+
+@pytest.mark.parametrize(
+    ("source", "reason"),
+    [
+        (
+            """
+            func.func @k(%a: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
+              %d0 = arith.constant 0 : i32
+              %x = mux.get_global_id %d0
+              %c0 = arith.constant 0 : index
+              %one = arith.constant 1 : i32
+              %c1 = arith.constant 1 : index
+              scf.for %i = %c0 to %x step %c1 {
+                memref.store %one, %a[%i] : memref<?xi32, 1>
+              }
+              func.return
+            }""",
+            "an scf.for whose bounds differ between lanes",
+        ),
+        (
+            """
+            func.func @k(%a: memref<?xi32, 1>) attributes {mux.kernel = "entry-point",
+                mux.work_item_order = #mux<work_item_order yxz>} {
+              func.return
+            }""",
+            "the work-item order does not loop dimension 0 innermost",
+        ),
+        (
+            """
+            func.func @k(%a: memref<?xi32, 1>) attributes {mux.kernel = "entry-point",
+                mux.reqd_work_group_size = array<i32: 4, 1, 1>} {
+              func.return
+            }""",
+            "the required work-group size 4 in dimension 0 is smaller than the width",
+        ),
+    ],
+)
+def test_not_vectorised_says_why(source, reason):
+    module = parse_cached(source, "<k>").clone()
+    HostPipeline(kernel="k", to_llvm=False).apply(context(), module)
+    functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
+    kernel = functions["k"]
+    assert mux_attrs.VECZ_FAIL.get(kernel) == (8, reason)
