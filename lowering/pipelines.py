@@ -72,8 +72,9 @@ class HostPipeline(ModulePass):
     variables are placed."""
     sub_group_size: int = 1
     """The sub-group size of kernels that do not require one (`work-item-loops`)."""
-    vecz_width: int = 8
-    """The width `run-vecz` vectorises kernels to (1: no vectorisation)."""
+    vecz_width: int = 0
+    """The width `run-vecz` vectorises kernels to (1: no vectorisation, 0: its cost
+    model chooses)."""
     to_llvm: bool = True
     """End with `convert-to-llvm` (false: stop at the wrapped mux level)."""
 

@@ -130,28 +130,56 @@ class RunVeczPass(ModulePass):
 
     name = "run-vecz"
 
-    width: int = 8
-    """The number of work-items a call of the vectorised kernel runs (a power of 2;
-    1: no vectorisation)."""
+    width: int = 0
+    """The number of work-items a call of the vectorised kernel runs: a power of 2,
+    1 for no vectorisation, 0 to let the cost model choose (`auto_width`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.width < 1 or self.width & (self.width - 1):
+        if self.width < 0 or self.width & (self.width - 1):
             raise PassError(f"run-vecz: width must be a power of 2, got {self.width}")
         if self.width == 1:
             return
         for kernel in kernel_entry_points(op):
             if mux_attrs.VECZ_BASE.get(kernel) is not None:
                 continue  # vectorised already
+            width = self.width or DEFAULT_WIDTH
             try:
-                _check_schedule(kernel, self.width)
-                vectorised = _Vectoriser(kernel, self.width).run()
+                varying = _varying_values(kernel)
+                width = self.width or auto_width(kernel, varying)
+                _check_schedule(kernel, width)
+                vectorised = _Vectoriser(kernel, width, varying).run()
             except _Unsupported as e:
-                mux_attrs.VECZ_FAIL.set(kernel, (self.width, str(e)))
+                mux_attrs.VECZ_FAIL.set(kernel, (width, str(e)))
                 continue
             op.body.block.insert_op_after(vectorised, kernel)
             name = vectorised.sym_name.data
-            mux_attrs.VECZ_BASE.set(kernel, (self.width, name))
-            mux_attrs.VECZ_DERIVED.set(vectorised, (self.width, kernel.sym_name.data))
+            mux_attrs.VECZ_BASE.set(kernel, (width, name))
+            mux_attrs.VECZ_DERIVED.set(vectorised, (width, kernel.sym_name.data))
+
+
+DEFAULT_WIDTH = 8
+"""8 lanes: one AVX2 register of f32 or i32."""
+
+
+def auto_width(kernel: func.FuncOp, varying: set[SSAValue]) -> int:
+    """The cost model (the spec's `VeczPassOptionsAnalysis` leaves it to the target):
+    `DEFAULT_WIDTH`, or twice that for a kernel with a loop that carries a value
+    differing between lanes, but no wider than the required work-group size in x
+    (rounded down to a power of 2, at least 2); `DEFAULT_WIDTH` without one. Such a loop
+    is a chain of dependent operations (`acc = acc + a * b`) whose latency, not the
+    throughput of the vector unit, bounds it; twice the lanes are two independent
+    chains per step (measured on `sgemm_naive`: 420 -> 300 ms)."""
+    reqd = mux_attrs.REQD_WORK_GROUP_SIZE.get(kernel)
+    wide = 2 * DEFAULT_WIDTH
+    chains = any(
+        isinstance(op, scf.ForOp) and any(a in varying for a in op.body.block.args[1:])
+        for op in kernel.walk()
+    )
+    if reqd is None:  # packets of 16 would leave groups narrower than 16 scalar
+        return DEFAULT_WIDTH
+    width = wide if chains else DEFAULT_WIDTH
+    # at most the largest power of 2 in the required size
+    return max(2, min(width, 1 << (reqd[0].bit_length() - 1)))
 
 
 def _check_schedule(kernel: func.FuncOp, width: int) -> None:
@@ -166,6 +194,14 @@ def _check_schedule(kernel: func.FuncOp, width: int) -> None:
         raise _Unsupported(
             f"the required work-group size {reqd[0]} in dimension 0 is smaller "
             f"than the width"
+        )
+    if any(isinstance(op, mux.WorkGroupBarrierOp) for op in kernel.walk()) and (
+        reqd is None or reqd[0] % width
+    ):
+        raise _Unsupported(
+            "barriers, and no required work-group size whose x is a multiple of the "
+            "width (work-item-loops runs a vectorised kernel with barriers alone, "
+            "without a scalar tail)"
         )
     if kernel.body.blocks.first is not kernel.body.blocks.last:
         raise _Unsupported("the kernel has more than one block (cf branches)")
@@ -220,12 +256,61 @@ def _varying_values(kernel: func.FuncOp) -> set[SSAValue]:
                     op.iter_args, args, op.results, yielded, strict=True
                 ):
                     changed |= mark([arg, result], init in varying or value in varying)
+            elif isinstance(op, scf.WhileOp):
+                changed |= _mark_while(op, varying)
+            elif isinstance(op, scf.ConditionOp):
+                if op.condition in varying:
+                    raise _Unsupported(
+                        "an scf.while whose condition differs between lanes"
+                    )
+            elif isinstance(op, mux.WorkGroupBarrierOp):
+                pass  # at a point every lane reaches (checked when emitted)
             elif isinstance(op, memref.StoreOp):
                 _check_memref(op.memref)
             elif not isinstance(op, scf.YieldOp | func.ReturnOp):
                 _check_supported(op)
                 changed |= mark(op.results, any(o in varying for o in op.operands))
     return varying
+
+
+def _index_elements(ref: SSAValue) -> bool:
+    type_ = ref.type
+    return isinstance(type_, MemRefType) and isinstance(type_.element_type, IndexType)
+
+
+def _mark_while(op: scf.WhileOp, varying: set[SSAValue]) -> bool:
+    """The rules for `scf.while`: a `before` argument varies if its initial value or
+    the value the `after` region yields for it does; an `after` argument and a result
+    if the value `scf.condition` forwards does."""
+    added = False
+    yielded = _yield(op.after_region).operands
+    for init, arg, value in zip(
+        op.arguments, op.before_region.block.args, yielded, strict=True
+    ):
+        if arg not in varying and (init in varying or value in varying):
+            varying.add(arg)
+            added = True
+    condition = op.before_region.block.last_op
+    assert isinstance(condition, scf.ConditionOp)
+    for value, arg, result in zip(
+        condition.args, op.after_region.block.args, op.res, strict=True
+    ):
+        if value in varying and arg not in varying:
+            varying.update((arg, result))
+            added = True
+    return added
+
+
+def _any(mask: SSAValue) -> Operation:
+    """Whether a lane of `mask` is 1: its `or` reduction (an i1)."""
+    return vector.ReductionOp.create(
+        operands=[mask],
+        result_types=[i1],
+        properties={
+            "kind": vector.CombiningKindAttr(vector.CombiningKindFlag.OR),
+            "fastmath": vector.FastMathFlagsAttr("none"),
+        },
+    )
 
 
 def _has_ops(region: Region) -> bool:
@@ -274,13 +359,34 @@ class _Linear:
     stride: int
 
 
+@dataclass(frozen=True)
+class _Piecewise:
+    """`cond ? linear : other` lane by lane, `other` a uniform scalar: a linear value
+    clamped by a uniform one, as image kernels clamp neighbours at a border
+    (`maxsi(x - 1, 0)`); `cond` (a vector of i1) is where the linear value wins."""
+
+    cond: SSAValue
+    linear: _Linear
+    other: SSAValue
+
+
+_CLAMPS: dict[type[Operation], str] = {
+    # the linear operand wins where it compares so with the uniform one
+    arith.MaxSIOp: "sge",
+    arith.MaxUIOp: "uge",
+    arith.MinSIOp: "sle",
+    arith.MinUIOp: "ule",
+}
+
+
 class _Vectoriser:
-    def __init__(self, kernel: func.FuncOp, width: int):
+    def __init__(self, kernel: func.FuncOp, width: int, varying: set[SSAValue]):
         self.kernel = kernel
         self.width = width
-        self.varying = _varying_values(kernel)
+        self.varying = set(varying)
         self.uniform: dict[SSAValue, SSAValue] = {}
         self.linear: dict[SSAValue, _Linear] = {}
+        self.piecewise: dict[SSAValue, _Piecewise] = {}
         self.vectors: dict[SSAValue, SSAValue] = {}
         self.widened: dict[tuple[SSAValue, Block], SSAValue] = {}
 
@@ -347,13 +453,21 @@ class _Vectoriser:
         key = (value, b.insertion_point.block)
         if key not in self.widened:
             if value in self.linear:
-                linear = self.linear[value]
-                base = self.splat(b, linear.base)
-                steps = self.lanes(b, linear.base.type, linear.stride)
-                self.widened[key] = b.insert(arith.AddiOp(base, steps)).result
+                self.widened[key] = self.materialise(b, self.linear[value])
+            elif value in self.piecewise:
+                piecewise = self.piecewise[value]
+                linear = self.materialise(b, piecewise.linear)
+                other = self.splat(b, piecewise.other)
+                select = llvmx.SelectOp(piecewise.cond, linear, other)
+                self.widened[key] = b.insert(select).res
             else:
                 self.widened[key] = self.splat(b, self.scalar(value))
         return self.widened[key]
+
+    def materialise(self, b: Builder, linear: _Linear) -> SSAValue:
+        base = self.splat(b, linear.base)
+        steps = self.lanes(b, linear.base.type, linear.stride)
+        return b.insert(arith.AddiOp(base, steps)).result
 
     def lane(self, b: Builder, value: SSAValue, lane: int) -> SSAValue:
         """Lane `lane` of `value`, a scalar of its original type."""
@@ -365,7 +479,7 @@ class _Vectoriser:
                 arith.ConstantOp(IntegerAttr(lane * linear.stride, linear.base.type))
             )
             return b.insert(arith.AddiOp(linear.base, offset)).result
-        vec = self.vectors[value]
+        vec = self.widen(b, value)
         element = vec.type.get_element_type()
         scalar = b.insert(vector.ExtractOp(vec, [lane], element)).result
         if isinstance(value.type, IndexType):
@@ -385,6 +499,14 @@ class _Vectoriser:
             self.emit_if(b, op, mask)
         elif isinstance(op, scf.ForOp):
             self.emit_for(b, op, mask)
+        elif isinstance(op, scf.WhileOp):
+            self.emit_while(b, op, mask)
+        elif isinstance(op, mux.WorkGroupBarrierOp):
+            if mask is not None:
+                raise _Unsupported(
+                    "a barrier under a condition that differs between lanes"
+                )
+            self.emit_uniform(b, op)
         elif isinstance(op, memref.LoadOp):
             self.emit_load(b, op, mask)
         elif isinstance(op, memref.StoreOp):
@@ -406,14 +528,16 @@ class _Vectoriser:
         return list(new.results)
 
     def emit_linear(self, b: Builder, op: Operation) -> bool:
-        """`op` on linear and uniform operands, if its result is linear too."""
+        """`op` on linear and uniform operands, if its result is linear too (or
+        uniform: the lanes may cancel out); a clamp of a linear value by a uniform
+        one, or an offset or a multiple of a clamp, is piecewise."""
+        if isinstance(op, tuple(_CLAMPS)):
+            return self.emit_clamp(b, op)
         if not isinstance(
             op, arith.AddiOp | arith.SubiOp | arith.MuliOp | arith.IndexCastOp
         ):
             return False
         operands = list(op.operands)
-        if not all(o in self.linear or self.is_uniform(o) for o in operands):
-            return False
         if isinstance(op, arith.IndexCastOp):
             (source,) = operands
             narrower = not isinstance(op.result.type, IndexType)
@@ -423,35 +547,82 @@ class _Vectoriser:
             base = b.insert(arith.IndexCastOp(linear.base, op.result.type)).result
             self.linear[op.result] = _Linear(base, linear.stride)
             return True
-        lhs, rhs = operands
-        if isinstance(op, arith.MuliOp):
-            if lhs not in self.linear:
+        piecewise = [o for o in operands if o in self.piecewise]
+        if piecewise and all(
+            o in self.piecewise or self.is_uniform(o) for o in operands
+        ):
+            if len(piecewise) > 1:
+                return False
+            (old,) = piecewise
+            forms = [
+                self.piecewise[o] if o is old else self.scalar(o) for o in operands
+            ]
+            linear = self.combine(
+                b,
+                type(op),
+                *(f.linear if isinstance(f, _Piecewise) else f for f in forms),
+            )
+            if not isinstance(linear, _Linear):
+                return False
+            others = [f.other if isinstance(f, _Piecewise) else f for f in forms]
+            other = b.insert(type(op)(*others)).results[0]
+            self.piecewise[op.results[0]] = _Piecewise(
+                self.piecewise[old].cond, linear, other
+            )
+            return True
+        if not all(o in self.linear or self.is_uniform(o) for o in operands):
+            return False
+        forms = [
+            self.linear[o] if o in self.linear else self.scalar(o) for o in operands
+        ]
+        result = self.combine(b, type(op), *forms)
+        if result is None:
+            return False
+        if isinstance(result, _Linear):
+            self.linear[op.results[0]] = result
+        else:
+            self.uniform[op.results[0]] = result  # the lanes cancel out
+            self.varying.discard(op.results[0])
+        return True
+
+    def combine(
+        self, b: Builder, kind: type[Operation], lhs, rhs
+    ) -> _Linear | SSAValue | None:
+        """`lhs <kind> rhs` (add, sub or mul) of linear values and uniform scalars:
+        linear, a uniform scalar, or None when it is not linear."""
+        if kind is arith.MuliOp:
+            if not isinstance(lhs, _Linear):
                 lhs, rhs = rhs, lhs
-            factor = rhs.owner
-            if rhs in self.linear or not (
+            factor = rhs.owner if isinstance(rhs, SSAValue) else None
+            if not (
                 isinstance(factor, arith.ConstantOp)
                 and isinstance(factor.value, IntegerAttr)
             ):
-                return False
-            linear = self.linear[lhs]
-            base = b.insert(arith.MuliOp(linear.base, self.scalar(rhs))).result
-            stride = linear.stride * factor.value.value.data
-            self.linear[op.result] = _Linear(base, stride)
-            return True
-        sign = -1 if isinstance(op, arith.SubiOp) else 1
-        bases = [
-            self.linear[o].base if o in self.linear else self.scalar(o)
-            for o in (lhs, rhs)
-        ]
-        stride = (self.linear[lhs].stride if lhs in self.linear else 0) + sign * (
-            self.linear[rhs].stride if rhs in self.linear else 0
+                return None
+            base = b.insert(arith.MuliOp(lhs.base, rhs)).result
+            return _Linear(base, lhs.stride * factor.value.value.data)
+        sign = -1 if kind is arith.SubiOp else 1
+        bases = [f.base if isinstance(f, _Linear) else f for f in (lhs, rhs)]
+        stride = (lhs.stride if isinstance(lhs, _Linear) else 0) + sign * (
+            rhs.stride if isinstance(rhs, _Linear) else 0
         )
-        base = b.insert(type(op)(bases[0], bases[1])).result
-        if stride == 0:
-            self.uniform[op.result] = base  # the lanes cancel out
-            self.varying.discard(op.result)
-        else:
-            self.linear[op.result] = _Linear(base, stride)
+        base = b.insert(kind(bases[0], bases[1])).results[0]
+        return _Linear(base, stride) if stride else base
+
+    def emit_clamp(self, b: Builder, op: Operation) -> bool:
+        """`max`/`min` of a linear value and a uniform one: piecewise, the lanes
+        where the linear value wins in a vector of i1."""
+        lhs, rhs = op.operands
+        if lhs not in self.linear:
+            lhs, rhs = rhs, lhs
+        if lhs not in self.linear or not self.is_uniform(rhs):
+            return False
+        predicate = _CLAMPS[type(op)]
+        flag = IntegerAttr(llvm.ICmpPredicateFlag(predicate).to_int(), i64)
+        cond = b.insert(llvm.ICmpOp(self.widen(b, lhs), self.widen(b, rhs), flag)).res
+        self.piecewise[op.results[0]] = _Piecewise(
+            cond, self.linear[lhs], self.scalar(rhs)
+        )
         return True
 
     def emit_varying(self, b: Builder, op: Operation, mask: SSAValue | None) -> None:
@@ -513,8 +684,8 @@ class _Vectoriser:
 
     def contiguous(self, ref: SSAValue, indices) -> bool:
         """Lanes at consecutive elements: the last index linear of stride 1, the
-        others uniform."""
-        if not indices:
+        others uniform (and elements that are not `index`, whose lanes are i64)."""
+        if not indices or _index_elements(ref):
             return False
         *outer, last = indices
         linear = self.linear.get(last)
@@ -544,6 +715,9 @@ class _Vectoriser:
                 result = b.insert(load).result
             self.set_vector(op.res, result)
             return
+        if self.clamped(op.indices) and not _index_elements(ref):
+            self.set_vector(op.res, self.clamped_load(b, op, ref, vtype, mask))
+            return
         # lane by lane
         result = self.zeros(b, vtype)
         for lane in range(self.width):
@@ -551,10 +725,59 @@ class _Vectoriser:
             def load(inner: Builder, lane=lane, current=result) -> SSAValue:
                 indices = [self.lane(inner, i, lane) for i in op.indices]
                 value = inner.insert(memref.LoadOp.get(ref, indices)).res
+                if isinstance(value.type, IndexType):
+                    value = inner.insert(arith.IndexCastOp(value, i64)).result
                 return inner.insert(vector.InsertOp(value, current, [lane])).result
 
             result = self.if_lane(b, mask, lane, load, result)
         self.set_vector(op.res, result)
+
+    def clamped(self, indices) -> bool:
+        """The last index piecewise, contiguous where it is linear; the others
+        uniform."""
+        if not indices:
+            return False
+        *outer, last = indices
+        piecewise = self.piecewise.get(last)
+        return (
+            piecewise is not None
+            and piecewise.linear.stride == 1
+            and all(self.is_uniform(i) for i in outer)
+        )
+
+    def clamped_load(
+        self, b: Builder, op: memref.LoadOp, ref: SSAValue, vtype, mask
+    ) -> SSAValue:
+        """A load at a clamped index: a masked contiguous load for the lanes where
+        the index is linear, and one load at the clamp, if a lane (an active one)
+        takes it, for the others."""
+        *outer, last = op.indices
+        piecewise = self.piecewise[last]
+        outer = [self.scalar(i) for i in outer]
+        true = self.splat(b, const(b, 1, i1))
+        linear_lanes, other_lanes = (
+            piecewise.cond,
+            b.insert(arith.XOrIOp(piecewise.cond, true)).result,
+        )
+        if mask is not None:
+            linear_lanes = b.insert(arith.AndIOp(mask, linear_lanes)).result
+            other_lanes = b.insert(arith.AndIOp(mask, other_lanes)).result
+        zeros = self.zeros(b, vtype)
+        indices = [*outer, piecewise.linear.base]
+        linear = vector.MaskedLoadOp(ref, indices, linear_lanes, zeros, vtype)
+        linear_value = b.insert(linear).result
+        then = Block()
+        inner = Builder(InsertPoint.at_end(then))
+        value = inner.insert(memref.LoadOp.get(ref, [*outer, piecewise.other])).res
+        inner.insert(scf.YieldOp(self.splat(inner, value)))
+        otherwise = Block()
+        Builder(InsertPoint.at_end(otherwise)).insert(scf.YieldOp(zeros))
+        any_other = b.insert(_any(other_lanes)).results[0]
+        other = b.insert(
+            scf.IfOp(any_other, [vtype], Region(then), Region(otherwise))
+        ).results[0]
+        select = llvmx.SelectOp(piecewise.cond, linear_value, other)
+        return b.insert(select).res
 
     def emit_store(self, b: Builder, op: memref.StoreOp, mask: SSAValue | None) -> None:
         ref = self.scalar(op.memref)
@@ -662,15 +885,7 @@ class _Vectoriser:
         """Runs `region` under `mask` if a lane of it is active; its results as
         vectors (zeros when no lane ran it)."""
         types = [self.vector_type(r.type) for r in op.results]
-        active = vector.ReductionOp.create(
-            operands=[mask],
-            result_types=[i1],
-            properties={
-                "kind": vector.CombiningKindAttr(vector.CombiningKindFlag.OR),
-                "fastmath": vector.FastMathFlagsAttr("none"),
-            },
-        )
-        b.insert(active)
+        active = b.insert(_any(mask))
         then = self.branch(region, mask, op.results)
         otherwise = Region()
         if types:  # zeros for lanes none of which ran the branch
@@ -680,6 +895,39 @@ class _Vectoriser:
             otherwise = Region(block)
         new = b.insert(scf.IfOp(active.results[0], types, then, otherwise))
         return list(new.results)
+
+    def map_args(self, olds, news) -> None:
+        for old, new in zip(olds, news, strict=True):
+            if self.is_uniform(old):
+                self.uniform[old] = new
+            else:
+                self.set_vector(old, new)
+
+    def emit_while(self, b: Builder, op: scf.WhileOp, mask: SSAValue | None) -> None:
+        """A loop whose condition is uniform: every lane iterates alike, carrying
+        scalars or vectors as its values are."""
+        before_args = op.before_region.block.args
+        after_args = op.after_region.block.args
+        inits = self.yielded(b, op.arguments, before_args)
+        before = Block(arg_types=[self.result_type(a) for a in before_args])
+        self.map_args(before_args, before.args)
+        inner = Builder(InsertPoint.at_end(before))
+        condition = op.before_region.block.last_op
+        assert isinstance(condition, scf.ConditionOp)
+        for child in op.before_region.block.ops:
+            if child is not condition:
+                self.emit(inner, child, mask)
+        forwarded = self.yielded(inner, condition.args, after_args)
+        inner.insert(scf.ConditionOp(self.scalar(condition.condition), *forwarded))
+        after = Block(arg_types=[self.result_type(a) for a in after_args])
+        self.map_args(after_args, after.args)
+        inner = Builder(InsertPoint.at_end(after))
+        self.emit_block(inner, op.after_region.block, mask)
+        values = _yield(op.after_region).operands
+        inner.insert(scf.YieldOp(*self.yielded(inner, values, before_args)))
+        types = [self.result_type(r) for r in op.res]
+        new = b.insert(scf.WhileOp(inits, types, Region(before), Region(after)))
+        self.map_args(op.res, new.res)
 
     def emit_for(self, b: Builder, op: scf.ForOp, mask: SSAValue | None) -> None:
         args = op.body.block.args[1:]

@@ -40,8 +40,8 @@ without barriers that `run-vecz` vectorised (`mux.vecz_base = [W, "@v"]`) has it
 loop over x split: `@v` runs the whole packets of `W` work-items (x = 0, W, 2W, ...
 below `peel_limit = local_size(0) - local_size(0) % W`), the scalar kernel the rest.
 "The vector work-items are executed first, followed by the scalar work-items." With
-a constant local size that is a multiple of `W`, the scalar loop has no iteration
-(the spec's "Vector only" mode, left to LLVM to drop).
+a constant local size that is a multiple of `W` (a required work-group size), there
+is no scalar loop: the spec's "Vector only" mode.
 
 **Barriers** (compiler-pipeline-overview.txt, "Barrier Scheduling"): "all work-items
 in the work-group need to execute the first barrier region before beginning the
@@ -98,6 +98,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, cf, func
 from xdsl.dialects.builtin import (
     DenseIntElementsAttr,
+    IntegerAttr,
     ModuleOp,
     VectorType,
     i8,
@@ -232,6 +233,9 @@ class _WorkGroup:
     sub_group_size: SSAValue | None = None
     """The maximum sub-group size (index), when sub-groups are not of size 1:
     sub-group `k` is the work-items of local linear ids `[k * M, (k + 1) * M)`."""
+    x_step: SSAValue | None = None
+    """The step of the loop over x when the body runs a packet of that many
+    work-items (a vectorised kernel with barriers); None: 1."""
 
     def run(
         self,
@@ -289,22 +293,35 @@ class _WorkGroup:
             if level == 0 and vector is not None:
                 assert d == 0 and not (linear_id or self.sub_groups)
                 width, vector_body = vector
-                step = const(inner, width)
-                # peel_limit = size - size % width: the work-items of whole packets
-                peel = inner.insert(arith.RemUIOp(self.sizes[0], step)).result
-                limit = inner.insert(arith.SubiOp(self.sizes[0], peel)).result
-                limit.name_hint = "peel_limit"
 
                 def packet(body_builder: Builder, iv: SSAValue) -> None:
                     body_builder.insert(mux.SetLocalIdOp(self.dims[0], iv))
                     vector_body(body_builder)
 
+                step = const(inner, width)
+                size = _constant(self.sizes[0])
+                if size is not None and size % width == 0:  # "Vector only"
+                    build_for(inner, self.zero, self.sizes[0], step, packet, "x")
+                    return
+                # peel_limit = size - size % width: the work-items of whole packets
+                peel = inner.insert(arith.RemUIOp(self.sizes[0], step)).result
+                limit = inner.insert(arith.SubiOp(self.sizes[0], peel)).result
+                limit.name_hint = "peel_limit"
                 build_for(inner, self.zero, limit, step, packet, "x")
                 build_for(inner, limit, self.sizes[0], self.one, loop_body, "x")
                 return
-            build_for(inner, self.zero, self.sizes[d], self.one, loop_body, "xyz"[d])
+            step = self.x_step if d == 0 and self.x_step is not None else self.one
+            build_for(inner, self.zero, self.sizes[d], step, loop_body, "xyz"[d])
 
         loop(len(looped) - 1, b)
+
+
+def _constant(value: SSAValue) -> int | None:
+    """The value of an `arith.constant` integer, None for anything else."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
 
 
 def _prologue(
@@ -371,20 +388,34 @@ def _work_group_size(b: Builder, sizes: list[SSAValue]) -> SSAValue:
     return b.insert(arith.MuliOp(count, sizes[2])).result
 
 
-def _vectorised(
-    module: ModuleOp, kernel: func.FuncOp, args: list[SSAValue]
-) -> tuple[int, Callable[[Builder], None]] | None:
-    """The width of `kernel`'s vectorised version (`run-vecz`) and a body calling
-    it, if it has one."""
+def _vector_kernel(
+    module: ModuleOp, kernel: func.FuncOp
+) -> tuple[int, func.FuncOp] | None:
+    """The width and the function of `kernel`'s vectorised version (`run-vecz`),
+    if it has one."""
     link = mux_attrs.VECZ_BASE.get(kernel)
     if link is None:
         return None
     width, name = link
-    if name not in functions(module):
+    vector = functions(module).get(name)
+    if vector is None:
         raise PassError(
             f"work-item-loops: kernel '{kernel.sym_name.data}' names a vectorised "
             f"version '{name}' (mux.vecz_base) the module does not have"
         )
+    return width, vector
+
+
+def _vectorised(
+    module: ModuleOp, kernel: func.FuncOp, args: list[SSAValue]
+) -> tuple[int, Callable[[Builder], None]] | None:
+    """The width of `kernel`'s vectorised version and a body calling it, if it has
+    one."""
+    vector = _vector_kernel(module, kernel)
+    if vector is None:
+        return None
+    width, function = vector
+    name = function.sym_name.data
     return width, lambda b: b.insert(func.CallOp(name, args, []))
 
 
@@ -434,6 +465,10 @@ def _schedule(
         b.insert(func.ReturnOp())
         return [wrapper]
 
+    vector = _vector_kernel(module, kernel)
+    if vector is not None:  # "Vector only": run-vecz checked the size is a multiple
+        width, kernel = vector
+        group.x_step = const(b, width)
     split = split_at_barriers(kernel)
     live = find_live_values(split)
     for exchange in exchanges.values():

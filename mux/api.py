@@ -37,7 +37,7 @@ from mux.runtime import (
     packed_struct,
 )
 
-VECZ_WIDTHS = (1, 2, 4, 8, 16, 32)
+VECZ_WIDTHS = (0, 1, 2, 4, 8, 16, 32)
 """The widths `vecz_width` may take."""
 
 
@@ -47,7 +47,7 @@ def compile(
     fast: bool = False,
     software_wgc: bool = False,
     sub_group_size: int = 1,
-    vecz_width: int = 8,
+    vecz_width: int = 0,
     name: str = "<source>",
 ) -> Program:
     """Parses and verifies `source` (MLIR text); CompileError if it is not valid.
@@ -57,7 +57,8 @@ def compile(
     `sub_group_size` is the size of the sub-groups of kernels that do not require
     one (`mux.reqd_sub_group_size`): one of the device's sizes, 1 (the spec's
     default), 2, 4, ..., 64. `vecz_width` is the number of work-items of dimension 0
-    a vectorised kernel runs at once (`run-vecz`; 1: no vectorisation)."""
+    a vectorised kernel runs at once (`run-vecz`; 1: no vectorisation; 0, the default:
+    its cost model chooses)."""
     return Program(
         source,
         fast=fast,
@@ -74,7 +75,7 @@ def load(
     fast: bool = False,
     software_wgc: bool = False,
     sub_group_size: int = 1,
-    vecz_width: int = 8,
+    vecz_width: int = 0,
 ) -> Program:
     """`compile` of the file at `path`."""
     return compile(
@@ -100,7 +101,7 @@ class Program:
         fast: bool = False,
         software_wgc: bool = False,
         sub_group_size: int = 1,
-        vecz_width: int = 8,
+        vecz_width: int = 0,
         name: str = "<source>",
     ):
         if sub_group_size not in DEVICE_SUB_GROUP_SIZES:

@@ -136,7 +136,7 @@ def compile_kernel(
     fast: bool = False,
     software_wgc: bool = False,
     sub_group_size: int = 1,
-    vecz_width: int = 8,
+    vecz_width: int = 0,
 ) -> CompiledKernel:
     """`kernel` of `module` through the host pipeline, LLVM and the JIT.
 
@@ -190,7 +190,7 @@ def _compile(
     fast: bool,
     software_wgc: bool = False,
     sub_group_size: int = 1,
-    vecz_width: int = 8,
+    vecz_width: int = 0,
 ) -> CompiledKernel:
     try:
         lowered = module.clone()

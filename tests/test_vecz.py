@@ -200,10 +200,10 @@ def test_offset_and_uniform_store_under_mask():
         (
             """
             func.func @k(%a: memref<?xi32, 1>) attributes {mux.kernel = "entry-point",
-                mux.reqd_work_group_size = array<i32: 4, 1, 1>} {
+                mux.reqd_work_group_size = array<i32: 1, 1, 1>} {
               func.return
             }""",
-            "the required work-group size 4 in dimension 0 is smaller than the width",
+            "the required work-group size 1 in dimension 0 is smaller than the width",
         ),
     ],
 )
@@ -212,4 +212,95 @@ def test_not_vectorised_says_why(source, reason):
     HostPipeline(kernel="k", to_llvm=False).apply(context(), module)
     functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
     kernel = functions["k"]
-    assert mux_attrs.VECZ_FAIL.get(kernel) == (8, reason)
+    assert mux_attrs.VECZ_FAIL.get(kernel)[1] == reason
+
+
+# Clamped neighbours: in[max(x - 3, lo)] + 10 * in[min(x + 3, hi)], the clamps taking
+# effect in the middle of a packet, signed and unsigned, under a divergent `if`.
+CLAMPS = """
+func.func @clamps(%in: memref<?xi32, 1>, %out: memref<?xi32, 1>, %n: index,
+                  %lo: index, %hi: index) attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %c3 = arith.constant 3 : index
+  %ten = arith.constant 10 : i32
+  %x = mux.get_global_id %d0
+  %inside = arith.cmpi ult, %x, %n : index
+  scf.if %inside {
+    %xm = arith.subi %x, %c3 : index
+    %left = arith.maxsi %xm, %lo : index
+    %xp = arith.addi %x, %c3 : index
+    %right = arith.minui %xp, %hi : index
+    %l = memref.load %in[%left] : memref<?xi32, 1>
+    %r = memref.load %in[%right] : memref<?xi32, 1>
+    %r10 = arith.muli %r, %ten : i32
+    %sum = arith.addi %l, %r10 : i32
+    memref.store %sum, %out[%x] : memref<?xi32, 1>
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("size", "local", "n", "lo", "hi"),
+    [(64, 16, 64, 0, 63), (61, 16, 59, 5, 50), (40, 8, 40, 11, 20), (9, 9, 9, 0, 8)],
+)
+def test_clamped_loads(size, local, n, lo, hi):
+    kernel = mux.compile(CLAMPS).kernel("clamps")
+    data = (np.arange(size, dtype=np.int32) * 7) % 13
+    out = np.full(size, -1, np.int32)
+    kernel(data, out, n, lo, hi, global_size=size, local_size=local)
+    x = np.arange(n)
+    expected = out.copy()
+    expected[:n] = data[np.maximum(x - 3, lo)] + 10 * data[np.minimum(x + 3, hi)]
+    np.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize(
+    ("reqd", "chains", "width"),
+    [(None, False, 8), (None, True, 8), (256, False, 8), (256, True, 16), (4, True, 4)],
+)
+def test_auto_width(reqd, chains, width):
+    """The cost model: 8 lanes, 16 for a loop carrying a value that differs between
+    lanes (two independent chains), never more than the required size in x."""
+    attrs = (
+        "" if reqd is None else f", mux.reqd_work_group_size = array<i32: {reqd}, 1, 1>"
+    )
+    init = "%x" if chains else "%c0"
+    source = f"""
+    func.func @k(%a: memref<?xindex, 1>, %n: index)
+        attributes {{mux.kernel = "entry-point"{attrs}}} {{
+      %d0 = arith.constant 0 : i32
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %x = mux.get_global_id %d0
+      %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = {init}) -> (index) {{
+        %next = arith.addi %acc, %i : index
+        scf.yield %next : index
+      }}
+      memref.store %s, %a[%x] : memref<?xindex, 1>
+      func.return
+    }}"""
+    module = parse_cached(source, "<k>").clone()
+    HostPipeline(kernel="k", to_llvm=False).apply(context(), module)
+    functions = {f.sym_name.data for f in module.ops if isinstance(f, func.FuncOp)}
+    assert f"__vecz_v{width}_k" in functions
+
+
+def test_index_elements():
+    """Memrefs of `index` are accessed lane by lane (vector lanes of index are i64)."""
+    source = """
+    func.func @k(%a: memref<?xindex, 1>, %b: memref<?xindex, 1>)
+        attributes {mux.kernel = "entry-point"} {
+      %d0 = arith.constant 0 : i32
+      %x = mux.get_global_id %d0
+      %v = memref.load %a[%x] : memref<?xindex, 1>
+      %w = arith.addi %v, %x : index
+      memref.store %w, %b[%x] : memref<?xindex, 1>
+      func.return
+    }"""
+    kernel = mux.compile(source).kernel("k")
+    a = np.arange(50, dtype=np.int64) * 3
+    b = np.zeros(50, np.int64)
+    kernel(a, b, global_size=50, local_size=25)
+    np.testing.assert_array_equal(b, a + np.arange(50))

@@ -119,10 +119,64 @@ func.func @strided(%out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point
 // -----
 
 // What run-vecz does not vectorise stays scalar, and mux.vecz_fail says why.
-// CHECK-LABEL: func.func @with_barrier(
-// CHECK-SAME:      mux.vecz_fail = [8 : i32, "mux.work_group_barrier is not vectorised"]
-// CHECK-NOT:   __vecz
-func.func @with_barrier(%a: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
+// CHECK-LABEL: func.func @calls(
+// CHECK-SAME:      mux.vecz_fail = [8 : i32, "func.call is not vectorised"]
+// CHECK-NOT:   __vecz_v8_calls
+func.func private @helper(%x: index) -> index {
+  func.return %x : index
+}
+func.func @calls(%a: memref<?xindex, 1>) attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %x = mux.get_global_id %d0
+  %y = func.call @helper(%x) : (index) -> index
+  memref.store %y, %a[%x] : memref<?xindex, 1>
+  func.return
+}
+
+// -----
+
+// A kernel with barriers is vectorised when its required work-group size is a
+// multiple of the width in x (work-item-loops then runs the vectorised kernel
+// alone); the barriers stay where they are.
+// CHECK-LABEL: func.func private @__vecz_v8_staged(
+// CHECK:         vector.store %{{.*}}, %tmp[%x] : memref<?xf32, 3 : i64>, vector<8xf32>
+// CHECK-NEXT:    mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+// CHECK:         vector.store %{{.*}}, %out[%x] : memref<?xf32, 1 : i64>, vector<8xf32>
+func.func @staged(%in: memref<?xf32, 1>, %out: memref<?xf32, 1>, %tmp: memref<?xf32, 3>)
+    attributes {mux.kernel = "entry-point", mux.reqd_work_group_size = array<i32: 16, 1, 1>} {
+  %d0 = arith.constant 0 : i32
+  %x = mux.get_local_id %d0
+  %v = memref.load %in[%x] : memref<?xf32, 1>
+  memref.store %v, %tmp[%x] : memref<?xf32, 3>
   mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  %w = memref.load %tmp[%x] : memref<?xf32, 3>
+  memref.store %w, %out[%x] : memref<?xf32, 1>
+  func.return
+}
+
+// -----
+
+// Without such a size, a kernel with barriers stays scalar.
+// CHECK-LABEL: func.func @any_size(
+// CHECK-SAME:      mux.vecz_fail = [8 : i32, "barriers, and no required work-group size whose x is a multiple of the width (work-item-loops runs a vectorised kernel with barriers alone, without a scalar tail)"]
+func.func @any_size(%a: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  func.return
+}
+
+// -----
+
+// A barrier under a condition that differs between lanes cannot be vectorised.
+// CHECK-LABEL: func.func @divergent_barrier(
+// CHECK-SAME:      mux.vecz_fail = [8 : i32, "a barrier under a condition that differs between lanes"]
+func.func @divergent_barrier(%a: memref<?xi32, 1>)
+    attributes {mux.kernel = "entry-point", mux.reqd_work_group_size = array<i32: 8, 1, 1>} {
+  %d0 = arith.constant 0 : i32
+  %c4 = arith.constant 4 : index
+  %x = mux.get_local_id %d0
+  %low = arith.cmpi ult, %x, %c4 : index
+  scf.if %low {
+    mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  }
   func.return
 }
