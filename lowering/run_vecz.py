@@ -41,22 +41,34 @@ Control flow is kept where it is uniform and replaced by masks where it is not:
   so a load from a uniform address is one any active lane would do. Loads and stores
   under a mask are `vector.maskedload`/`maskedstore` or lane by lane, lanes in
   order.
-- An `scf.for` must have uniform bounds (all lanes iterate alike); its `iter_args`
-  are scalars or vectors as their values are.
+- An `scf.for` with uniform bounds stays one (all lanes iterate alike); its
+  `iter_args` are scalars or vectors as their values are. One whose bounds differ
+  between lanes becomes an `scf.while` on vectors of the induction variable and the
+  `iter_args`, running while a lane iterates, its body under the mask of those that
+  do. An `scf.while` must have a uniform condition.
 
-Not vectorised (`mux.vecz_fail` says which op): barriers, collectives, sub-group
-and DMA ops, atomics, calls, `scf.for` with varying bounds, `scf.while`, `cf`
-branches, memrefs that are not arguments or uniform, loads and stores on memrefs
-with a layout, and any op of another dialect. Neither are kernels whose work-item
-order does not loop dimension 0 innermost (the vector loop must be the innermost),
-whose `mux.max_work_dim` is 0, or whose required work-group size is smaller than
-`width` in dimension 0.
+**Barriers.** A barrier must be at a point every lane reaches (not under a varying
+`scf.if` or in a loop with varying bounds), with the `unordered` schedule (the
+`linear` and `once` schedules of `replace-wgc` run work-items one after another, which
+a packet does not), and the kernel must have a required
+work-group size whose x is a multiple of the width: `work-item-loops` then runs the
+vectorised kernel alone, its barrier regions over packets of work-items (the spec's
+"Vector only"; a scalar tail with barriers would need the two kernels' regions run
+in step).
 
-Before: barriers prepared (`prepare-barriers`; kernels with barriers are not
-vectorised), builtins replaced (`replace-mux-math-decls`, `replace-atomic-funcs`),
+Not vectorised (`mux.vecz_fail` says why): collectives, sub-group and DMA ops,
+atomics, calls, `scf.while` with a varying condition, `cf` branches, memrefs that
+differ between lanes, loads and stores on memrefs with a layout, and any op of
+another dialect. Neither are kernels whose work-item order does not loop dimension 0
+innermost (the vector loop must be the innermost), whose `mux.max_work_dim` is 0, or
+whose required work-group size is smaller than `width` in dimension 0.
+
+Before: barriers prepared (`prepare-barriers`: their ids unique, none in a called
+function), builtins replaced (`replace-mux-math-decls`, `replace-atomic-funcs`),
 metadata attached (work-item order, required work-group size).
 After: `work-item-loops` schedules each kernel with `mux.vecz_base` as "Vector +
-Scalar"; `define-mux-builtins` defines the queries of both functions alike.
+Scalar" (or "Vector only"); `define-mux-builtins` defines the queries of both
+functions alike.
 """
 
 from __future__ import annotations
@@ -75,6 +87,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     NoneAttr,
+    UnrealizedConversionCastOp,
     VectorType,
     i1,
     i64,
@@ -131,8 +144,10 @@ class RunVeczPass(ModulePass):
     name = "run-vecz"
 
     width: int = 0
-    """The number of work-items a call of the vectorised kernel runs: a power of 2,
-    1 for no vectorisation, 0 to let the cost model choose (`auto_width`)."""
+    """The number of work-items a call of the vectorised kernel runs: a power of 2
+    (vectorise whenever possible, the spec's `-cl-wfv=always`), 1 for no
+    vectorisation, 0 to let the cost model choose the width (`auto_width`) and
+    whether to vectorise at all (`_check_worth_it`; `-cl-wfv=auto`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.width < 0 or self.width & (self.width - 1):
@@ -147,7 +162,10 @@ class RunVeczPass(ModulePass):
                 varying = _varying_values(kernel)
                 width = self.width or auto_width(kernel, varying)
                 _check_schedule(kernel, width)
-                vectorised = _Vectoriser(kernel, width, varying).run()
+                vectoriser = _Vectoriser(kernel, width, varying)
+                vectorised = vectoriser.run()
+                if not self.width:
+                    _check_worth_it(vectoriser, vectorised)
             except _Unsupported as e:
                 mux_attrs.VECZ_FAIL.set(kernel, (width, str(e)))
                 continue
@@ -182,6 +200,39 @@ def auto_width(kernel: func.FuncOp, varying: set[SSAValue]) -> int:
     return max(2, min(width, 1 << (reqd[0].bit_length() - 1)))
 
 
+def _check_worth_it(vectoriser: _Vectoriser, vectorised: func.FuncOp) -> None:
+    """The second half of the cost model, after vectorising: lanes loaded and stored
+    one by one cost about what the scalar kernel does, plus moving them in and out
+    of vectors; when they outnumber the accesses to whole vectors, the scalar kernel
+    is kept (measured: `sgemm_tiled` 132 -> 197 ms and `scan` 10.5 -> 13.7 ms
+    vectorised, with compile times 5 times longer). Nor is a kernel with a barrier
+    in a loop worth it: each step of the loop is a barrier region whose work-item
+    loop LLVM vectorises, and with a constant work-group size it unrolls the steps
+    and folds their masks (`reduce`: 6.6 ms scalar, 31 ms vectorised)."""
+    for op in vectoriser.kernel.walk():
+        if isinstance(op, mux.WorkGroupBarrierOp) and _in_loop(op):
+            vectorised.erase()
+            raise _Unsupported(
+                "not worth it: a barrier in a loop (LLVM vectorises the scalar "
+                "kernel's work-item loop of each step itself, and unrolls the steps)"
+            )
+    lanes, vectors = vectoriser.lane_accesses, vectoriser.vector_accesses
+    if lanes > vectors:
+        vectorised.erase()
+        raise _Unsupported(
+            f"not worth it: {lanes} accesses lane by lane, {vectors} to whole vectors"
+        )
+
+
+def _in_loop(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        if isinstance(parent, scf.ForOp | scf.WhileOp):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
 def _check_schedule(kernel: func.FuncOp, width: int) -> None:
     """Raises unless `work-item-loops` can run the kernel `width` lanes at a time."""
     if mux_attrs.max_work_dim(kernel) < 1:
@@ -203,6 +254,16 @@ def _check_schedule(kernel: func.FuncOp, width: int) -> None:
             "width (work-item-loops runs a vectorised kernel with barriers alone, "
             "without a scalar tail)"
         )
+    for op in kernel.walk():
+        if (
+            isinstance(op, mux.WorkGroupBarrierOp)
+            and (schedule := mux_attrs.barrier_schedule(op))
+            is not mux.BarrierSchedule.UNORDERED
+        ):
+            raise _Unsupported(
+                f"a barrier with the {schedule.value} schedule (the region after it "
+                "relies on work-items running one after another)"
+            )
     if kernel.body.blocks.first is not kernel.body.blocks.last:
         raise _Unsupported("the kernel has more than one block (cf branches)")
 
@@ -248,9 +309,11 @@ def _varying_values(kernel: func.FuncOp) -> set[SSAValue]:
                     divergent = op.cond in varying or any(y in varying for y in yields)
                     changed |= mark([result], divergent)
             elif isinstance(op, scf.ForOp):
-                if any(o in varying for o in (op.lb, op.ub, op.step)):
-                    raise _Unsupported("an scf.for whose bounds differ between lanes")
                 yielded = _yield(op.body).operands
+                if any(o in varying for o in (op.lb, op.ub, op.step)):
+                    # lanes iterate differently: everything the loop carries varies
+                    changed |= mark([*op.body.block.args, *op.results], True)
+                    continue
                 args = op.body.block.args[1:]
                 for init, arg, result, value in zip(
                     op.iter_args, args, op.results, yielded, strict=True
@@ -267,6 +330,11 @@ def _varying_values(kernel: func.FuncOp) -> set[SSAValue]:
                 pass  # at a point every lane reaches (checked when emitted)
             elif isinstance(op, memref.StoreOp):
                 _check_memref(op.memref)
+            elif isinstance(op, _ADDRESS_OPS):
+                if any(o in varying for o in op.operands):
+                    raise _Unsupported(
+                        f"{op.name} on a value that differs between lanes"
+                    )
             elif not isinstance(op, scf.YieldOp | func.ReturnOp):
                 _check_supported(op)
                 changed |= mark(op.results, any(o in varying for o in op.operands))
@@ -342,8 +410,16 @@ def _check_memref(ref: SSAValue) -> None:
     type_ = ref.type
     if not isinstance(type_, MemRefType) or not isinstance(type_.layout, NoneAttr):
         raise _Unsupported(f"an access to a memref with a layout ({type_})")
-    if not isinstance(ref.owner, Block):
-        raise _Unsupported("an access to a memref that is not a kernel argument")
+
+
+_ADDRESS_OPS = (
+    UnrealizedConversionCastOp,
+    llvm.GEPOp,
+    memref.GetGlobalOp,
+    memref.CastOp,
+)
+"""Ops that compute a buffer's address, as `replace-module-scope-vars` does for the
+variables in its buffer: kept, on scalars, when their operands are uniform."""
 
 
 # --------------------------------------------------------------------------------------
@@ -389,6 +465,10 @@ class _Vectoriser:
         self.piecewise: dict[SSAValue, _Piecewise] = {}
         self.vectors: dict[SSAValue, SSAValue] = {}
         self.widened: dict[tuple[SSAValue, Block], SSAValue] = {}
+        self.vector_accesses = 0
+        """Loads and stores of whole vectors (contiguous or clamped)."""
+        self.lane_accesses = 0
+        """Loads and stores done lane by lane."""
 
     # -- entry ------------------------------------------------------------------------
 
@@ -629,6 +709,8 @@ class _Vectoriser:
         """`op` on vectors of its operands' lanes. An integer division under a mask
         divides by 1 in the inactive lanes (a division by 0 or an overflowing one
         there must not trap)."""
+        if self.emit_linear_division(b, op):
+            return
         operands = [self.widen(b, o) for o in op.operands]
         if mask is not None and isinstance(op, _INTEGER_DIVISIONS):
             ones = self.splat(
@@ -664,6 +746,50 @@ class _Vectoriser:
             b.insert(new)
             (result,) = new.results
         self.set_vector(op.results[0], result)
+
+    def emit_linear_division(self, b: Builder, op: Operation) -> bool:
+        """`divui`/`remui` of a linear value of stride 1 by a uniform `d`: one
+        scalar division of lane 0's value, `base = q0 * d + r0`; lane `l` is `r0 + l`
+        past `q0 * d`, less than `d + W`, so its quotient past `q0` is below `2W`:
+        found by subtracting `W * d`, `W/2 * d`, ..., `d` where they fit (a vector
+        division is a scalar division per lane, 64-bit ones costing tens of cycles:
+        `reduce`'s `lid % step`)."""
+        if not isinstance(op, arith.DivUIOp | arith.RemUIOp):
+            return False
+        lhs, rhs = op.operands
+        linear = self.linear.get(lhs)
+        if linear is None or linear.stride != 1 or not self.is_uniform(rhs):
+            return False
+        type_ = lhs.type
+        d = self.scalar(rhs)
+        r0 = b.insert(arith.RemUIOp(linear.base, d)).result
+        rest = b.insert(arith.AddiOp(self.splat(b, r0), self.lanes(b, type_, 1))).result
+        quotient = None
+        if isinstance(op, arith.DivUIOp):
+            quotient = self.splat(b, b.insert(arith.DivUIOp(linear.base, d)).result)
+        bits = 64 if isinstance(type_, IndexType) else type_.width.data
+        uge = IntegerAttr(llvm.ICmpPredicateFlag("uge").to_int(), i64)
+        k = self.width
+        while k >= 1:
+            # k * d, or the largest value if it overflows (then nothing is >= it)
+            fits = b.insert(
+                arith.CmpiOp(d, const(b, ((1 << bits) - 1) // k, type_), "ule")
+            ).result
+            product = b.insert(arith.MuliOp(d, const(b, k, type_))).result
+            largest = const(b, -1, type_)
+            step = b.insert(arith.SelectOp(fits, product, largest)).result
+            steps = self.splat(b, step)
+            over = b.insert(llvm.ICmpOp(rest, steps, uge)).res
+            less = b.insert(arith.SubiOp(rest, steps)).result
+            rest = b.insert(llvmx.SelectOp(over, less, rest)).res
+            if quotient is not None:
+                more = b.insert(
+                    arith.AddiOp(quotient, self.splat(b, const(b, k, type_)))
+                ).result
+                quotient = b.insert(llvmx.SelectOp(over, more, quotient)).res
+            k //= 2
+        self.set_vector(op.results[0], quotient if quotient is not None else rest)
+        return True
 
     def resize(self, b: Builder, op: Operation, operand: SSAValue) -> SSAValue:
         """An index cast on a vector (index lanes are i64): an extension, a
@@ -706,6 +832,7 @@ class _Vectoriser:
             return
         vtype = self.vector_type(op.res.type)
         if self.contiguous(ref, op.indices):
+            self.vector_accesses += 1
             indices = self.contiguous_indices(op.indices)
             if mask is None:
                 result = b.insert(vector.LoadOp(ref, indices, vtype)).result
@@ -716,9 +843,11 @@ class _Vectoriser:
             self.set_vector(op.res, result)
             return
         if self.clamped(op.indices) and not _index_elements(ref):
+            self.vector_accesses += 1
             self.set_vector(op.res, self.clamped_load(b, op, ref, vtype, mask))
             return
         # lane by lane
+        self.lane_accesses += 1
         result = self.zeros(b, vtype)
         for lane in range(self.width):
 
@@ -785,6 +914,7 @@ class _Vectoriser:
             self.emit_uniform(b, op)
             return
         if self.contiguous(ref, op.indices):
+            self.vector_accesses += 1
             indices = self.contiguous_indices(op.indices)
             value = self.widen(b, op.value)
             if mask is None:
@@ -792,6 +922,7 @@ class _Vectoriser:
             else:
                 b.insert(vector.MaskedStoreOp(ref, indices, mask, value))
             return
+        self.lane_accesses += 1
         for lane in range(self.width):  # lane by lane, in order
 
             def store(inner: Builder, lane=lane) -> None:
@@ -896,6 +1027,46 @@ class _Vectoriser:
         new = b.insert(scf.IfOp(active.results[0], types, then, otherwise))
         return list(new.results)
 
+    def emit_divergent_for(
+        self, b: Builder, op: scf.ForOp, mask: SSAValue | None
+    ) -> None:
+        """A loop whose bounds differ between lanes: an `scf.while` on vectors that
+        runs while a lane still iterates (`iv < ub`, signed, as `scf.for`), the body
+        under the mask of the lanes that do; the others keep their values."""
+        iv, *args = op.body.block.args
+        ub, step = self.widen(b, op.ub), self.widen(b, op.step)
+        inits = [self.widen(b, v) for v in (op.lb, *op.iter_args)]
+        types = [v.type for v in inits]
+        slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), i64)
+
+        def iterating(inner: Builder, ivs: SSAValue) -> SSAValue:
+            lanes = inner.insert(llvm.ICmpOp(ivs, ub, slt)).res
+            if mask is not None:
+                lanes = inner.insert(arith.AndIOp(mask, lanes)).result
+            return lanes
+
+        before = Block(arg_types=types)
+        inner = Builder(InsertPoint.at_end(before))
+        running = inner.insert(_any(iterating(inner, before.args[0]))).results[0]
+        inner.insert(scf.ConditionOp(running, *before.args))
+        after = Block(arg_types=types)
+        inner = Builder(InsertPoint.at_end(after))
+        lanes = iterating(inner, after.args[0])
+        self.set_vector(iv, after.args[0])
+        for old, new in zip(args, after.args[1:], strict=True):
+            self.set_vector(old, new)
+        self.emit_block(inner, op.body.block, lanes)
+        values = [self.widen(inner, v) for v in _yield(op.body).operands]
+        kept = [
+            inner.insert(llvmx.SelectOp(lanes, new, old)).res
+            for new, old in zip(values, after.args[1:], strict=True)
+        ]
+        next_iv = inner.insert(arith.AddiOp(after.args[0], step)).result
+        inner.insert(scf.YieldOp(next_iv, *kept))
+        new = b.insert(scf.WhileOp(inits, types, Region(before), Region(after)))
+        for old, result in zip(op.results, new.res[1:], strict=True):
+            self.set_vector(old, result)
+
     def map_args(self, olds, news) -> None:
         for old, new in zip(olds, news, strict=True):
             if self.is_uniform(old):
@@ -930,6 +1101,9 @@ class _Vectoriser:
         self.map_args(op.res, new.res)
 
     def emit_for(self, b: Builder, op: scf.ForOp, mask: SSAValue | None) -> None:
+        if not all(self.is_uniform(v) for v in (op.lb, op.ub, op.step)):
+            self.emit_divergent_for(b, op, mask)
+            return
         args = op.body.block.args[1:]
         inits = self.yielded(b, op.iter_args, args)
         block = Block(arg_types=[IndexType(), *(self.result_type(a) for a in args)])

@@ -24,6 +24,11 @@ import mux
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 RTOL = 1e-5  # see the module docstring: summation order
+# Each kernel as the cost model compiles it (scalar, or vectorised where it pays) and
+# vectorised whenever run-vecz can (with barriers: local sizes whose x is a multiple
+# of 8).
+VECZ_WIDTHS = [0, 8]
+VECZ_IDS = ["vecz=auto", "vecz=8"]
 
 THREADS = pytest.mark.parametrize(
     "threads", [1, None], ids=["threads=1", "threads=all"]
@@ -62,9 +67,9 @@ REDUCE_SIZES = pytest.mark.parametrize(
 )
 
 
-@pytest.fixture(scope="module")
-def reduce():
-    return mux.load(EXAMPLES / "reduce.mlir").kernel("reduce")
+@pytest.fixture(scope="module", params=VECZ_WIDTHS, ids=VECZ_IDS)
+def reduce(request):
+    return mux.load(EXAMPLES / "reduce.mlir", vecz_width=request.param).kernel("reduce")
 
 
 def run_reduce(kernel, x, local, threads):
@@ -105,9 +110,9 @@ def test_reduce_floats(reduce, n, local, threads):
 # --------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def scan():
-    return mux.load(EXAMPLES / "scan.mlir").kernel("scan")
+@pytest.fixture(scope="module", params=VECZ_WIDTHS, ids=VECZ_IDS)
+def scan(request):
+    return mux.load(EXAMPLES / "scan.mlir", vecz_width=request.param).kernel("scan")
 
 
 def scan_model(x: np.ndarray, local: int) -> np.ndarray:
@@ -173,9 +178,11 @@ def test_scan_every_local_size_up_to_40(scan, threads):
 # --------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def sgemm():
-    return mux.load(EXAMPLES / "sgemm_tiled.mlir").kernel("sgemm_tiled")
+@pytest.fixture(scope="module", params=VECZ_WIDTHS, ids=VECZ_IDS)
+def sgemm(request):
+    return mux.load(EXAMPLES / "sgemm_tiled.mlir", vecz_width=request.param).kernel(
+        "sgemm_tiled"
+    )
 
 
 def run_sgemm(kernel, a, b, n, global_size, local_size, threads):
@@ -240,9 +247,11 @@ def test_sgemm_floats(sgemm, n, global_size, local_size, threads):
 # --------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def transpose():
-    return mux.load(EXAMPLES / "transpose.mlir").kernel("transpose")
+@pytest.fixture(scope="module", params=VECZ_WIDTHS, ids=VECZ_IDS)
+def transpose(request):
+    return mux.load(EXAMPLES / "transpose.mlir", vecz_width=request.param).kernel(
+        "transpose"
+    )
 
 
 @THREADS

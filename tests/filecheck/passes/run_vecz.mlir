@@ -1,4 +1,4 @@
-// RUN: mux-opt --split-input-file %s -p run-vecz | filecheck %s
+// RUN: mux-opt --split-input-file %s -p 'run-vecz{width=8}' | filecheck %s
 //
 // run-vecz adds @__vecz_v8_<kernel>, which runs 8 work-items of dimension 0 at once
 // (x, x + 1, ..., x + 7, x being its get_local_id 0), and links the two functions:
@@ -178,5 +178,17 @@ func.func @divergent_barrier(%a: memref<?xi32, 1>)
   scf.if %low {
     mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
   }
+  func.return
+}
+
+// -----
+
+// A barrier with the linear (or once) schedule, as replace-wgc emits: the region
+// after it relies on work-items running one after another, which a packet does not.
+// CHECK-LABEL: func.func @in_order(
+// CHECK-SAME:      mux.vecz_fail = [8 : i32, "a barrier with the linear schedule (the region after it relies on work-items running one after another)"]
+func.func @in_order(%a: memref<?xi32, 3>)
+    attributes {mux.kernel = "entry-point", mux.reqd_work_group_size = array<i32: 8, 1, 1>} {
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory) schedule(linear)
   func.return
 }
