@@ -18,6 +18,7 @@ the host target appends to MuxWorkGroupInfo for non-uniform work-groups.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import Enum
 
@@ -61,13 +62,20 @@ class SchedulingStruct:
         raise KeyError(f"{self.name} has no field '{name}' (fields: {known})")
 
     def llvm_type(self, size_t_bits: int = 64) -> LLVMStructType:
-        """The named LLVM struct, e.g. `!llvm.struct<"MuxWorkItemInfo", (...)>`."""
+        """The named LLVM struct, e.g. `!llvm.struct<"MuxWorkItemInfo", (...)>`
+        (built once per size: attributes are immutable, and building one is not
+        cheap)."""
         if size_t_bits not in (32, 64):
             raise ValueError(f"size_t is 32 or 64 bits, not {size_t_bits}")
-        return LLVMStructType(
-            StringAttr(self.name),
-            ArrayAttr([f.llvm_type(size_t_bits) for f in self.fields]),
-        )
+        return _struct_type(self, size_t_bits)
+
+
+@functools.cache
+def _struct_type(struct: SchedulingStruct, size_t_bits: int) -> LLVMStructType:
+    return LLVMStructType(
+        StringAttr(struct.name),
+        ArrayAttr([f.llvm_type(size_t_bits) for f in struct.fields]),
+    )
 
 
 WORK_ITEM_INFO = SchedulingStruct(

@@ -121,6 +121,16 @@ class Region:
     blocks: list[Block] = field(default_factory=list)
     """Reverse post-order from `start`: a block comes after its dominators."""
     dominators: dict[Block, set[Block]] = field(default_factory=dict)
+    positions: dict[Block, dict[Operation, int]] = field(default_factory=dict)
+    """Each block's ops -> their index in it, filled on first use (the blocks are
+    not changed once split; xDSL's `get_operation_index` walks the block)."""
+
+    def position(self, op: Operation, block: Block) -> int:
+        positions = self.positions.get(block)
+        if positions is None:
+            positions = {o: i for i, o in enumerate(block.ops)}
+            self.positions[block] = positions
+        return positions[op]
 
 
 @dataclass
@@ -242,7 +252,7 @@ def _dominates(region: Region, value: SSAValue, user: Operation, block: Block) -
         if isinstance(value, BlockArgument):
             return True
         assert isinstance(value, OpResult)
-        return block.get_operation_index(value.op) < block.get_operation_index(user)
+        return region.position(value.op, block) < region.position(user, block)
     return home in region.dominators[block]
 
 

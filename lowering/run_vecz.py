@@ -162,6 +162,8 @@ class RunVeczPass(ModulePass):
                 varying = _varying_values(kernel)
                 width = self.width or auto_width(kernel, varying)
                 _check_schedule(kernel, width)
+                if not self.width:
+                    _check_no_barrier_in_loop(kernel)
                 vectoriser = _Vectoriser(kernel, width, varying)
                 vectorised = vectoriser.run()
                 if not self.width:
@@ -206,22 +208,26 @@ def _check_worth_it(vectoriser: _Vectoriser, vectorised: func.FuncOp) -> None:
     of vectors; when they outnumber the accesses to whole vectors, the scalar kernel
     is kept (measured: `sgemm_tiled` 132 -> 197 ms and `scan` 10.5 -> 13.7 ms
     vectorised, with compile times 5 times longer). Nor is a kernel with a barrier
-    in a loop worth it: each step of the loop is a barrier region whose work-item
-    loop LLVM vectorises, and with a constant work-group size it unrolls the steps
-    and folds their masks (`reduce`: 6.6 ms scalar, 31 ms vectorised)."""
-    for op in vectoriser.kernel.walk():
-        if isinstance(op, mux.WorkGroupBarrierOp) and _in_loop(op):
-            vectorised.erase()
-            raise _Unsupported(
-                "not worth it: a barrier in a loop (LLVM vectorises the scalar "
-                "kernel's work-item loop of each step itself, and unrolls the steps)"
-            )
+    in a loop worth it (`_check_no_barrier_in_loop`, checked first): each step of
+    the loop is a barrier region whose work-item loop LLVM vectorises, and with a
+    constant work-group size it unrolls the steps and folds their masks (`reduce`:
+    6.6 ms scalar, 31 ms vectorised)."""
     lanes, vectors = vectoriser.lane_accesses, vectoriser.vector_accesses
     if lanes > vectors:
         vectorised.erase()
         raise _Unsupported(
             f"not worth it: {lanes} accesses lane by lane, {vectors} to whole vectors"
         )
+
+
+def _check_no_barrier_in_loop(kernel: func.FuncOp) -> None:
+    """The cost model's first half, before vectorising (see `_check_worth_it`)."""
+    for op in kernel.walk():
+        if isinstance(op, mux.WorkGroupBarrierOp) and _in_loop(op):
+            raise _Unsupported(
+                "not worth it: a barrier in a loop (LLVM vectorises the scalar "
+                "kernel's work-item loop of each step itself, and unrolls the steps)"
+            )
 
 
 def _in_loop(op: Operation) -> bool:

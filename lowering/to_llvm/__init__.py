@@ -29,6 +29,7 @@ half-converted module.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from dataclasses import dataclass
 from types import UnionType
@@ -130,6 +131,13 @@ class _Dispatch(RewritePattern):
             raise
 
 
+@functools.cache
+def _dispatch() -> _Dispatch:
+    """One dispatcher for every conversion: the patterns are stateless, and which of
+    them convert an op of a kind is worth remembering between modules."""
+    return _Dispatch(PATTERNS)
+
+
 def _check_no_mux_ops(module: ModuleOp) -> None:
     for op in module.walk():
         if op_name(op).startswith("mux."):
@@ -159,7 +167,7 @@ def _convert(module: ModuleOp) -> ConversionError | None:
     try:
         _check_no_mux_ops(module)
         lower_scf_to_cf(module)
-        PatternRewriteWalker(_Dispatch(PATTERNS)).rewrite_module(module)
+        PatternRewriteWalker(_dispatch()).rewrite_module(module)
         reconcile_unrealized_casts(module, warn_on_failure=False)
         _check_all_converted(module)
     except ConversionError as error:
