@@ -210,7 +210,7 @@ def _compile(
         ]
         if len(hooks) != 1:
             raise CompileError(f"expected one entry hook for '{kernel}', got {hooks}")
-        jit = compile_ir(translate(lowered))
+        jit = compile_ir(translate(lowered, consume=True))
     except DiagnosticException as error:
         raise CompileError(_diagnostic(error)) from error
     return _with_hook(jit, hooks[0])
