@@ -308,7 +308,8 @@ def launch(
     global_offset: tuple[int, ...],
     threads: int,
 ) -> None:
-    """Runs the NDRange: `threads` slices of work-groups, on the thread pool."""
+    """Runs the NDRange: `threads` slices of work-groups, the first on the calling
+    thread and the others on the thread pool."""
     dims = len(global_size)
     pad = (1,) * (3 - dims)
     g, lsz = (*global_size, *pad), (*local_size, *pad)
@@ -326,9 +327,13 @@ def launch(
     if len(boxes) == 1:
         hook(args, sched, *boxes[0])
         return
-    futures = [thread_pool().submit(hook, args, sched, *box) for box in boxes]
-    for future in futures:
-        future.result()
+    # the calling thread runs the first slice itself rather than waiting idle
+    futures = [thread_pool().submit(hook, args, sched, *box) for box in boxes[1:]]
+    try:
+        hook(args, sched, *boxes[0])
+    finally:
+        for future in futures:
+            future.result()
 
 
 def check_local_size(
