@@ -1463,6 +1463,16 @@ QUERY_OPS: tuple[type[IRDLOperation], ...] = (
 )
 """The work-item queries: after `define-mux-builtins` none of these remains."""
 
+SUB_GROUP_QUERY_OPS: tuple[type[IRDLOperation], ...] = (
+    GetSubGroupIdOp,
+    GetNumSubGroupsOp,
+    GetMaxSubGroupSizeOp,
+    GetSubGroupSizeOp,
+    GetSubGroupLocalIdOp,
+)
+"""The queries of the sub-group model, which `work-item-loops` sets up when a kernel
+uses one."""
+
 SETTER_OPS: tuple[type[IRDLOperation], ...] = (
     SetLocalIdOp,
     SetSubGroupIdOp,

@@ -103,17 +103,10 @@ from lowering.utils import PassError, const, kernel_entry_points, mark_internal
 
 _LINEAR_QUERIES = (mux.GetLocalLinearIdOp, mux.GetGlobalLinearIdOp)
 _PER_DIMENSION_QUERIES = (mux.GetLocalIdOp, mux.GetGlobalIdOp)
-_SUB_GROUP_QUERIES = (
-    mux.GetSubGroupIdOp,
-    mux.GetSubGroupLocalIdOp,
-    mux.GetSubGroupSizeOp,
-    mux.GetMaxSubGroupSizeOp,
-    mux.GetNumSubGroupsOp,
-)
 _UNIFORM_QUERIES = tuple(
     q
     for q in mux.QUERY_OPS
-    if q not in (*_LINEAR_QUERIES, *_PER_DIMENSION_QUERIES, *_SUB_GROUP_QUERIES)
+    if q not in (*_LINEAR_QUERIES, *_PER_DIMENSION_QUERIES, *mux.SUB_GROUP_QUERY_OPS)
 )
 
 

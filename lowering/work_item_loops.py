@@ -149,14 +149,6 @@ from lowering.utils import (
 SUFFIX = ".mux-barrier-wrapper"
 REGION_SUFFIX = ".mux-barrier-region."
 
-_SUB_GROUP_QUERIES = (
-    mux.GetSubGroupIdOp,
-    mux.GetNumSubGroupsOp,
-    mux.GetMaxSubGroupSizeOp,
-    mux.GetSubGroupSizeOp,
-    mux.GetSubGroupLocalIdOp,
-)
-
 
 @dataclass(frozen=True)
 class WorkItemLoopsPass(ModulePass):
@@ -343,7 +335,7 @@ def _prologue(
             sizes.append(const(b, reqd[d]))
         else:
             sizes.append(b.insert(mux.GetLocalSizeOp(dims[d])).result)
-    sub_groups = any(q in used for q in _SUB_GROUP_QUERIES)
+    sub_groups = any(q in used for q in mux.SUB_GROUP_QUERY_OPS)
     per_sub_group = None
     if sub_group_size != 1:
         enqueued = [

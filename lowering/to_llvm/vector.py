@@ -37,7 +37,7 @@ from collections.abc import Callable
 
 from xdsl.dialects import llvm, vector
 from xdsl.dialects.builtin import DenseArrayBase, MemRefType, VectorType, i32, i64
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -163,6 +163,18 @@ def _masked_intrinsic(base: str, vector_type: Attribute) -> str:
     return intrinsic_name(base, vector_type) + ".p0"
 
 
+def _masked_address(
+    rewriter: PatternRewriter, op: Operation, base: SSAValue, indices: list[SSAValue]
+) -> tuple[SSAValue, SSAValue]:
+    """The address of the first element a masked load or store accesses, and the
+    alignment argument of its intrinsic (the memref element's)."""
+    memref_type = op.operands[0].type
+    assert isinstance(memref_type, MemRefType)
+    pointer = element_pointer(rewriter, base, memref_type, indices)
+    alignment = constant(rewriter, _memref_element_alignment(op.operands[0]), i32)
+    return pointer, alignment
+
+
 class MaskedLoadToLLVM(RewritePattern):
     """`vector.maskedload` is `llvm.masked.load(pointer, alignment, mask,
     pass_thru)`."""
@@ -171,9 +183,7 @@ class MaskedLoadToLLVM(RewritePattern):
     def match_and_rewrite(self, op: vector.MaskedLoadOp, rewriter: PatternRewriter, /):
         base, *rest = llvm_operands(op, rewriter)
         *indices, mask, pass_thru = rest
-        assert isinstance(op.base.type, MemRefType)
-        pointer = element_pointer(rewriter, base, op.base.type, indices)
-        alignment = constant(rewriter, _memref_element_alignment(op.base), i32)
+        pointer, alignment = _masked_address(rewriter, op, base, indices)
         result_type = convert_type(op.result.type)
         name = _masked_intrinsic("llvm.masked.load", result_type)
         call = llvm.CallIntrinsicOp(
@@ -190,9 +200,7 @@ class MaskedStoreToLLVM(RewritePattern):
     def match_and_rewrite(self, op: vector.MaskedStoreOp, rewriter: PatternRewriter, /):
         base, *rest = llvm_operands(op, rewriter)
         *indices, mask, value = rest
-        assert isinstance(op.base.type, MemRefType)
-        pointer = element_pointer(rewriter, base, op.base.type, indices)
-        alignment = constant(rewriter, _memref_element_alignment(op.base), i32)
+        pointer, alignment = _masked_address(rewriter, op, base, indices)
         name = _masked_intrinsic("llvm.masked.store", value.type)
         rewriter.replace(
             op, llvm.CallIntrinsicOp(name, [value, pointer, alignment, mask], [])
