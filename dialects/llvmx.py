@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     IntegerAttr,
     IntegerType,
+    StringAttr,
     UnitAttr,
     VectorType,
     i1,
@@ -231,6 +232,73 @@ class FreezeOp(IRDLOperation):
 
     def __init__(self, val: Operation | SSAValue):
         super().__init__(operands=[val], result_types=[SSAValue.get(val).type])
+
+
+FCMP_PREDICATES = (
+    "oeq",
+    "ogt",
+    "oge",
+    "olt",
+    "ole",
+    "one",
+    "ord",
+    "ueq",
+    "ugt",
+    "uge",
+    "ult",
+    "ule",
+    "une",
+    "uno",
+)
+"""LLVM's `fcmp` conditions but the constant ones (`false`, `true`)."""
+
+
+@irdl_op_definition
+class FCmpOp(IRDLOperation):
+    """LLVM `fcmp` on vectors of floats, lane by lane: a vector of i1. (xDSL 0.74's
+    `llvm.fcmp` takes scalars only, and `arith.cmpf` gives one `i1` for vectors.)
+    The vectoriser (`run-vecz`) uses it for comparisons that differ between
+    lanes."""
+
+    name = "llvmx.fcmp"
+
+    T: ClassVar = VarConstraint("T", VectorType.constr(BaseAttr(AnyFloat)))
+
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    res = result_def(VectorType.constr(BaseAttr(IntegerType)))
+    predicate = prop_def(StringAttr)
+
+    traits = traits_def(Pure())
+
+    assembly_format = (
+        "$predicate $lhs `,` $rhs attr-dict `:` type($lhs) `to` type($res)"
+    )
+
+    def __init__(
+        self, predicate: str, lhs: Operation | SSAValue, rhs: Operation | SSAValue
+    ):
+        lhs_type = SSAValue.get(lhs).type
+        assert isinstance(lhs_type, VectorType)
+        super().__init__(
+            operands=[lhs, rhs],
+            result_types=[VectorType(i1, lhs_type.get_shape())],
+            properties={"predicate": StringAttr(predicate)},
+        )
+
+    def verify_(self) -> None:
+        if self.predicate.data not in FCMP_PREDICATES:
+            raise VerifyException(
+                f"llvmx.fcmp: unknown predicate '{self.predicate.data}' (known: "
+                f"{', '.join(FCMP_PREDICATES)})"
+            )
+        if _element(self.res.type) != i1 or _shape(self.res.type) != _shape(
+            self.lhs.type
+        ):
+            raise VerifyException(
+                f"llvmx.fcmp gives a vector of i1 of its operands' shape, got "
+                f"{self.res.type} for {self.lhs.type}"
+            )
 
 
 @irdl_op_definition
@@ -766,6 +834,7 @@ Llvmx = Dialect(
         AddrSpaceCastOp,
         ExtractElementOp,
         FreezeOp,
+        FCmpOp,
         SelectOp,
         SwitchOp,
         FenceOp,

@@ -27,9 +27,10 @@ How each value of `@k` is carried over the `W` lanes:
   stride 1), and sums, differences and products by constants of those. An access
   `m[u..., base + lane]` with uniform `u` is contiguous: one `vector.load`/`store`.
 - **varying**: a `vector<W x T>` (`index` lanes are `i64`): any other op of a
-  varying operand, widened to vectors; comparisons are `llvm.icmp`/`llvm.fcmp`
+  varying operand, widened to vectors; comparisons are `llvm.icmp`/`llvmx.fcmp`
   (xDSL 0.74's `arith.cmpi` gives one `i1`), selects on a vector of conditions
-  `llvmx.select`. Loads and stores at other addresses are done lane by lane.
+  `llvmx.select`, casts the `llvm` ones (xDSL's `arith` casts take scalars). Loads
+  and stores at other addresses are done lane by lane.
 
 Control flow is kept where it is uniform and replaced by masks where it is not:
 
@@ -99,6 +100,7 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from dialects import attributes as mux_attrs
 from dialects import llvmx, mux
+from lowering.to_llvm.arith import CASTS
 from lowering.utils import PassError, const, kernel_entry_points, mark_internal
 
 _LINEAR_QUERIES = (mux.GetLocalLinearIdOp, mux.GetGlobalLinearIdOp)
@@ -726,7 +728,7 @@ class _Vectoriser:
             if name in ("false", "true"):
                 result = self.splat(b, const(b, name == "true", i1))
             else:
-                result = b.insert(llvm.FCmpOp(operands[0], operands[1], name)).res
+                result = b.insert(llvmx.FCmpOp(name, operands[0], operands[1])).res
         elif isinstance(op, arith.SelectOp) and not self.is_uniform(op.cond):
             result = b.insert(llvmx.SelectOp(*operands)).res
         elif isinstance(op, arith.SelectOp):
@@ -734,6 +736,9 @@ class _Vectoriser:
             result = b.insert(arith.SelectOp(cond, operands[1], operands[2])).result
         elif isinstance(op, arith.IndexCastOp):
             result = self.resize(b, op, operands[0])
+        elif type(op) in CASTS:  # xDSL 0.74's arith casts take scalars only
+            target = self.vector_type(op.results[0].type)
+            result = b.insert(CASTS[type(op)](operands[0], target)).results[0]
         else:
             result_types = [self.vector_type(r.type) for r in op.results]
             new = op.create(
@@ -800,10 +805,8 @@ class _Vectoriser:
         if to_width == from_width:
             return operand
         if to_width < from_width:
-            return b.insert(arith.TruncIOp(operand, target)).result
-        signed = isinstance(op, arith.IndexCastOp)
-        extend = arith.ExtSIOp if signed else arith.ExtUIOp
-        return b.insert(extend(operand, target)).result
+            return b.insert(llvm.TruncOp(operand, target)).res
+        return b.insert(llvm.SExtOp(operand, target)).res  # index_cast: signed
 
     # -- memory -----------------------------------------------------------------------
 

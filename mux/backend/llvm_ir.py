@@ -4,8 +4,8 @@ A thin layer over xDSL's `xdsl.backend.llvm`: xDSL's `convert_op` translates the
 `llvm` ops and its `convert_type` the types; this module drives it and adds what it
 lacks or gets wrong in xDSL 0.74:
 
-- the `llvmx` ops (casts, `extractelement`, vector `select`, `freeze`, `switch`,
-  fences, atomics, `memcpy`);
+- the `llvmx` ops (casts, `extractelement`, vector `select` and `fcmp`, `freeze`,
+  `switch`, fences, atomics, `memcpy`);
 - function linkage (xDSL ignores `llvm.func`'s linkage: every function came out
   external) and function attributes;
 - atomic loads and stores (xDSL drops the ordering and emits a plain load/store),
@@ -522,6 +522,30 @@ def _extract_element(op: llvmx.ExtractElementOp, builder, values, _blocks) -> No
     values[op.result] = builder.extract_element(values[op.vector], values[op.index])
 
 
+_FCMP = {  # LLVM's condition -> llvmlite's operator, ordered or not
+    "oeq": ("==", True),
+    "ogt": (">", True),
+    "oge": (">=", True),
+    "olt": ("<", True),
+    "ole": ("<=", True),
+    "one": ("!=", True),
+    "ord": ("ord", True),
+    "ueq": ("==", False),
+    "ugt": (">", False),
+    "uge": (">=", False),
+    "ult": ("<", False),
+    "ule": ("<=", False),
+    "une": ("!=", False),
+    "uno": ("uno", False),
+}
+
+
+def _fcmp(op: llvmx.FCmpOp, builder, values, _blocks) -> None:
+    operator, ordered = _FCMP[op.predicate.data]
+    compare = builder.fcmp_ordered if ordered else builder.fcmp_unordered
+    values[op.res] = compare(operator, values[op.lhs], values[op.rhs])
+
+
 def _select(op: llvmx.SelectOp, builder, values, _blocks) -> None:
     values[op.res] = builder.select(
         values[op.cond], values[op.true_value], values[op.false_value]
@@ -689,6 +713,7 @@ _TRANSLATORS: dict[type[Operation], Translator] = {
     llvmx.ExtractElementOp: _extract_element,
     llvmx.FreezeOp: _freeze,
     llvmx.SelectOp: _select,
+    llvmx.FCmpOp: _fcmp,
     llvmx.SwitchOp: _switch,
     llvmx.FenceOp: _fence,
     llvmx.AtomicRMWOp: _atomic_rmw,

@@ -121,3 +121,19 @@ llvm.func @copy(%d: !llvm.ptr<3>, %s: !llvm.ptr<1>, %n: i64, %m: i32) {
 // ASM: lock
 
 // ERR: cannot translate func.func to LLVM IR
+
+// Comparisons and selects lane by lane (the vectoriser's llvmx.fcmp and
+// llvmx.select): a vector of i1 chooses between two vectors.
+// CHECK-LABEL: define <4 x float> @"lanes"(<4 x float> %"a", <4 x float> %"b")
+// CHECK:         [[C:%.*]] = fcmp ogt <4 x float> %"a", %"b"
+// CHECK-NEXT:    [[U:%.*]] = fcmp uno <4 x float> %"a", %"b"
+// CHECK-NEXT:    [[S:%.*]] = select {{ *}}<4 x i1> [[C]], <4 x float> %"a", <4 x float> %"b"
+// CHECK-NEXT:    [[T:%.*]] = select {{ *}}<4 x i1> [[U]], <4 x float> %"b", <4 x float> [[S]]
+// CHECK-NEXT:    ret <4 x float> [[T]]
+llvm.func @lanes(%a: vector<4xf32>, %b: vector<4xf32>) -> vector<4xf32> {
+  %c = llvmx.fcmp "ogt" %a, %b : vector<4xf32> to vector<4xi1>
+  %u = llvmx.fcmp "uno" %a, %b : vector<4xf32> to vector<4xi1>
+  %s = llvmx.select %c, %a, %b : vector<4xi1>, vector<4xf32>
+  %t = llvmx.select %u, %b, %s : vector<4xi1>, vector<4xf32>
+  llvm.return %t : vector<4xf32>
+}

@@ -138,3 +138,13 @@ func.func @vector_select(%c: vector<4xi1>, %a: vector<4xf32>, %b: vector<4xf32>)
   %r = llvmx.select %c, %a, %b : vector<4xi1>, vector<4xf32>
   func.return %r : vector<4xf32>
 }
+
+// -----
+
+// fcmp on vectors, lane by lane.
+// CHECK-LABEL: func.func @vector_fcmp(
+// CHECK-NEXT:    %r = llvmx.fcmp "olt" %a, %b : vector<4xf64> to vector<4xi1>
+func.func @vector_fcmp(%a: vector<4xf64>, %b: vector<4xf64>) -> vector<4xi1> {
+  %r = llvmx.fcmp "olt" %a, %b : vector<4xf64> to vector<4xi1>
+  func.return %r : vector<4xi1>
+}

@@ -215,3 +215,19 @@ func.func @select_shape(%c: vector<2xi1>, %a: vector<4xf32>) -> vector<4xf32> {
   func.return %r : vector<4xf32>
 }
 // CHECK: llvmx.select takes a vector of i1 of the result's shape, got vector<2xi1> for vector<4xf32>
+
+// -----
+
+func.func @fcmp_predicate(%a: vector<4xf32>) -> vector<4xi1> {
+  %r = llvmx.fcmp "bigger" %a, %a : vector<4xf32> to vector<4xi1>
+  func.return %r : vector<4xi1>
+}
+// CHECK: llvmx.fcmp: unknown predicate 'bigger' (known: oeq, ogt, oge, olt, ole, one, ord, ueq, ugt, uge, ult, ule, une, uno)
+
+// -----
+
+func.func @fcmp_shape(%a: vector<4xf32>) -> vector<2xi1> {
+  %r = llvmx.fcmp "olt" %a, %a : vector<4xf32> to vector<2xi1>
+  func.return %r : vector<2xi1>
+}
+// CHECK: llvmx.fcmp gives a vector of i1 of its operands' shape, got vector<2xi1> for vector<4xf32>
