@@ -10,7 +10,9 @@ Arguments follow the kernel's parameters, in order; each is
   default), or the path of a `.npy` file; the element type is the parameter's;
 - for a local-memory buffer: `local:BYTES`.
 
-Sizes are one to three comma-separated integers (`--global 64,32`). After the run
+Sizes are one to three comma-separated integers (`--global 64,32`). `--fast`,
+`--software-wgc`, `--sub-group-size N` and `--vecz-width N` are `mux.compile`'s
+options. After the run
 the buffers are printed, one `name = [...]` line each, in full; `--out FILE.npz`
 writes them to a file instead. Errors (a bad argument, a refused launch, a module that
 does not compile) are printed to stderr, with exit status 1.
@@ -103,9 +105,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--offset", dest="global_offset", type=_sizes, default=None)
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--out", help="write the buffers to this .npz file")
+    parser.add_argument(
+        "--fast", action="store_true", help="maths may trade accuracy for speed"
+    )
+    parser.add_argument(
+        "--software-wgc",
+        action="store_true",
+        help="work-group collectives in software (replace-wgc)",
+    )
+    parser.add_argument(
+        "--sub-group-size", type=int, default=1, help="the sub-group size (default 1)"
+    )
+    parser.add_argument(
+        "--vecz-width",
+        type=int,
+        default=0,
+        help="work-items a vectorised kernel runs at once (run-vecz; 1: none; "
+        "0, the default: its cost model chooses)",
+    )
     options = parser.parse_intermixed_args(argv)
     try:
-        kernel = mux.load(options.file).kernel(options.kernel)
+        program = mux.load(
+            options.file,
+            fast=options.fast,
+            software_wgc=options.software_wgc,
+            sub_group_size=options.sub_group_size,
+            vecz_width=options.vecz_width,
+        )
+        kernel = program.kernel(options.kernel)
         if len(options.args) != len(kernel.params):
             names = " ".join(p.name for p in kernel.params)
             raise ArgumentError(

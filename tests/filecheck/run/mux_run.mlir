@@ -14,6 +14,13 @@
 // RUN: mux-run %s scatter --global 10 --local 2 --threads 2 zeros:10 2 | filecheck %s --check-prefix=THREADS
 // THREADS: out = [ 0  3  4  7  8 11 12 15 16 19]
 //
+// Vectorised 4 work-items at a time (the groups of 4 are whole packets, the last
+// group of 2 runs scalar), or not at all: the same result.
+// RUN: mux-run %s scatter --global 10 --local 4 --vecz-width 4 zeros:10 100 | filecheck %s
+// RUN: mux-run %s scatter --global 10 --local 4 --vecz-width 1 zeros:10 100 | filecheck %s
+// RUN: not mux-run %s scatter --global 4 --vecz-width 3 zeros:4 1 2>&1 | filecheck %s --check-prefix=WIDTH
+// WIDTH: mux-run: vecz_width: one of 0, 1, 2, 4, 8, 16, 32, got 3
+//
 // Buffers can be written to a .npz file instead, and read from .npy files.
 // RUN: rm -f %t.npz && mux-run %s scatter --global 3 --local 3 zeros:3 5 --out %t.npz
 // RUN: python -c "import numpy as np; print(np.load('%t.npz')['out'])" | filecheck %s --check-prefix=NPZ
