@@ -180,10 +180,11 @@ def auto_width(kernel: func.FuncOp, varying: set[SSAValue]) -> int:
     """The cost model (the spec's `VeczPassOptionsAnalysis` leaves it to the target):
     `DEFAULT_WIDTH`, or twice that for a kernel with a loop that carries a value
     differing between lanes, but no wider than the required work-group size in x
-    (rounded down to a power of 2, at least 2); `DEFAULT_WIDTH` without one. Such a loop
-    is a chain of dependent operations (`acc = acc + a * b`) whose latency, not the
-    throughput of the vector unit, bounds it; twice the lanes are two independent
-    chains per step (measured on `sgemm_naive`: 420 -> 300 ms)."""
+    (rounded down to a power of 2, at least 2, and dividing it when the kernel has
+    barriers); `DEFAULT_WIDTH` without one. Such a loop is a chain of dependent
+    operations (`acc = acc + a * b`) whose latency, not the throughput of the vector
+    unit, bounds it; twice the lanes are two independent chains per step (measured
+    on `sgemm_naive`: 420 -> 300 ms)."""
     reqd = mux_attrs.REQD_WORK_GROUP_SIZE.get(kernel)
     wide = 2 * DEFAULT_WIDTH
     chains = any(
@@ -194,7 +195,11 @@ def auto_width(kernel: func.FuncOp, varying: set[SSAValue]) -> int:
         return DEFAULT_WIDTH
     width = wide if chains else DEFAULT_WIDTH
     # at most the largest power of 2 in the required size
-    return max(2, min(width, 1 << (reqd[0].bit_length() - 1)))
+    width = max(2, min(width, 1 << (reqd[0].bit_length() - 1)))
+    if any(isinstance(op, mux.WorkGroupBarrierOp) for op in kernel.walk()):
+        while width > 2 and reqd[0] % width:  # barriers: no scalar tail
+            width //= 2
+    return width
 
 
 def _check_worth_it(vectoriser: _Vectoriser, vectorised: func.FuncOp) -> None:

@@ -71,3 +71,20 @@ func.func @steps(%a: memref<?xf32, 3>, %n: index) attributes {mux.kernel = "entr
   }
   func.return
 }
+
+// -----
+
+// With barriers, a width that divides the required size in x (no scalar tail).
+// CHECK-LABEL: func.func @staged(
+// CHECK-SAME:      mux.vecz_base = [4 : i32, "__vecz_v4_staged"]
+func.func @staged(%in: memref<?xf32, 1>, %tmp: memref<?xf32, 3>)
+    attributes {mux.kernel = "entry-point", mux.reqd_work_group_size = array<i32: 12, 1, 1>} {
+  %d0 = arith.constant 0 : i32
+  %x = mux.get_local_id %d0
+  %v = memref.load %in[%x] : memref<?xf32, 1>
+  memref.store %v, %tmp[%x] : memref<?xf32, 3>
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  %w = memref.load %tmp[%x] : memref<?xf32, 3>
+  memref.store %w, %in[%x] : memref<?xf32, 1>
+  func.return
+}
