@@ -73,7 +73,7 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
+from xdsl.dialects.builtin import ModuleOp, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -93,6 +93,7 @@ from lowering.utils import (
     PassError,
     StructFields,
     const,
+    constant_int,
     enclosing_function,
     kernel_entry_points,
     reachable_from,
@@ -135,13 +136,6 @@ _FENCES: dict[mux.MemSemantics, llvmx.AtomicOrdering] = {
     mux.MemSemantics.ACQ_REL: llvmx.AtomicOrdering.ACQ_REL,
     mux.MemSemantics.SEQ_CST: llvmx.AtomicOrdering.SEQ_CST,
 }
-
-
-def _constant_dim(dim: SSAValue) -> int | None:
-    owner = dim.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
 
 
 def required_sizes(module: ModuleOp) -> dict[str, tuple[int, ...]]:
@@ -295,7 +289,7 @@ class DefineBuiltin(RewritePattern):
         elif (
             kind in _LOCAL_SIZES
             and fn in self.required
-            and (dim := _constant_dim(op.operands[0])) is not None
+            and (dim := constant_int(op.operands[0])) is not None
             and 0 <= dim < 3
         ):
             result = const(b, self.required[fn][dim])
@@ -355,7 +349,7 @@ def _element(
     b: Builder, struct: StructFields, field: str, dim: SSAValue, default: int
 ) -> SSAValue:
     """`dim >= 3 ? default : struct->field[dim]`, without reading out of bounds."""
-    constant = _constant_dim(dim)
+    constant = constant_int(dim)
     if constant is not None:
         if 0 <= constant < 3:
             return struct.load(field, constant)
@@ -369,7 +363,7 @@ def _element(
 def _store_element(
     b: Builder, struct: StructFields, field: str, dim: SSAValue, value: SSAValue
 ) -> None:
-    constant = _constant_dim(dim)
+    constant = constant_int(dim)
     if constant is None or not 0 <= constant < 3:
         raise PassError(
             f"define-mux-builtins: mux.set_local_id needs a constant dimension 0 to 2"

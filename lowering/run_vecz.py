@@ -26,6 +26,10 @@ How each value of `@k` is carried over the `W` lanes:
   `get_local_id 0`, `get_global_id 0`, the linear ids (`base` is lane 0's value,
   stride 1), and sums, differences and products by constants of those. An access
   `m[u..., base + lane]` with uniform `u` is contiguous: one `vector.load`/`store`.
+- **piecewise**: a linear value clamped by a uniform one (`maxsi(x - 1, 0)`, as
+  image kernels clamp neighbours at a border), and offsets of that: a vector of
+  i1 says where the linear value wins. A load at it is one masked contiguous load
+  and, if a lane takes the clamp, one load there.
 - **varying**: a `vector<W x T>` (`index` lanes are `i64`): any other op of a
   varying operand, widened to vectors; comparisons are `llvm.icmp`/`llvmx.fcmp`
   (xDSL 0.74's `arith.cmpi` gives one `i1`), selects on a vector of conditions
@@ -101,7 +105,13 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 from dialects import attributes as mux_attrs
 from dialects import llvmx, mux
 from lowering.to_llvm.arith import CASTS
-from lowering.utils import PassError, const, kernel_entry_points, mark_internal
+from lowering.utils import (
+    PassError,
+    const,
+    constant_int,
+    kernel_entry_points,
+    mark_internal,
+)
 
 _LINEAR_QUERIES = (mux.GetLocalLinearIdOp, mux.GetGlobalLinearIdOp)
 _PER_DIMENSION_QUERIES = (mux.GetLocalIdOp, mux.GetGlobalIdOp)
@@ -275,10 +285,10 @@ def _check_schedule(kernel: func.FuncOp, width: int) -> None:
 
 
 def _constant_dimension(dim: SSAValue) -> int:
-    owner = dim.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    raise _Unsupported("a work-item query of a dimension that is not a constant")
+    value = constant_int(dim)
+    if value is None:
+        raise _Unsupported("a work-item query of a dimension that is not a constant")
+    return value
 
 
 # --------------------------------------------------------------------------------------
@@ -679,14 +689,11 @@ class _Vectoriser:
         if kind is arith.MuliOp:
             if not isinstance(lhs, _Linear):
                 lhs, rhs = rhs, lhs
-            factor = rhs.owner if isinstance(rhs, SSAValue) else None
-            if not (
-                isinstance(factor, arith.ConstantOp)
-                and isinstance(factor.value, IntegerAttr)
-            ):
+            factor = constant_int(rhs) if isinstance(rhs, SSAValue) else None
+            if factor is None:
                 return None
             base = b.insert(arith.MuliOp(lhs.base, rhs)).result
-            return _Linear(base, lhs.stride * factor.value.value.data)
+            return _Linear(base, lhs.stride * factor)
         sign = -1 if kind is arith.SubiOp else 1
         bases = [f.base if isinstance(f, _Linear) else f for f in (lhs, rhs)]
         stride = (lhs.stride if isinstance(lhs, _Linear) else 0) + sign * (
@@ -890,11 +897,8 @@ class _Vectoriser:
         *outer, last = op.indices
         piecewise = self.piecewise[last]
         outer = [self.scalar(i) for i in outer]
-        true = self.splat(b, const(b, 1, i1))
-        linear_lanes, other_lanes = (
-            piecewise.cond,
-            b.insert(arith.XOrIOp(piecewise.cond, true)).result,
-        )
+        linear_lanes = piecewise.cond
+        other_lanes = self.negate(b, piecewise.cond)
         if mask is not None:
             linear_lanes = b.insert(arith.AndIOp(mask, linear_lanes)).result
             other_lanes = b.insert(arith.AndIOp(mask, other_lanes)).result
@@ -996,11 +1000,7 @@ class _Vectoriser:
                 else Region()
             )
             new = b.insert(scf.IfOp(self.scalar(op.cond), types, then, otherwise))
-            for old, result in zip(op.results, new.results, strict=True):
-                if self.is_uniform(old):
-                    self.uniform[old] = result
-                else:
-                    self.set_vector(old, result)
+            self.map_args(op.results, new.results)
             return
         cond = self.widen(b, op.cond)
         values = []
@@ -1008,10 +1008,7 @@ class _Vectoriser:
             if not _has_ops(region):  # nothing to run: its yields, if any
                 values.append([self.widen(b, v) for v in _yielded(region)])
                 continue
-            branch_mask = cond
-            if region is op.false_region:
-                true = const(b, 1, i1)
-                branch_mask = b.insert(arith.XOrIOp(cond, self.splat(b, true))).result
+            branch_mask = self.negate(b, cond) if region is op.false_region else cond
             if mask is not None:
                 branch_mask = b.insert(arith.AndIOp(mask, branch_mask)).result
             values.append(self.masked_branch(b, op, region, branch_mask))
@@ -1074,7 +1071,14 @@ class _Vectoriser:
         for old, result in zip(op.results, new.res[1:], strict=True):
             self.set_vector(old, result)
 
+    def negate(self, b: Builder, mask: SSAValue) -> SSAValue:
+        """The lanes not in `mask`."""
+        true = self.splat(b, const(b, 1, i1))
+        return b.insert(arith.XOrIOp(mask, true)).result
+
     def map_args(self, olds, news) -> None:
+        """`news` stand for `olds` (block arguments, results), scalars for the
+        uniform ones, vectors for the others."""
         for old, new in zip(olds, news, strict=True):
             if self.is_uniform(old):
                 self.uniform[old] = new
@@ -1116,19 +1120,11 @@ class _Vectoriser:
         block = Block(arg_types=[IndexType(), *(self.result_type(a) for a in args)])
         block.args[0].name_hint = op.body.block.args[0].name_hint
         self.uniform[op.body.block.args[0]] = block.args[0]
-        for old, new in zip(args, block.args[1:], strict=True):
-            if self.is_uniform(old):
-                self.uniform[old] = new
-            else:
-                self.set_vector(old, new)
+        self.map_args(args, block.args[1:])
         inner = Builder(InsertPoint.at_end(block))
         self.emit_block(inner, op.body.block, mask)
         values = _yield(op.body).operands
         inner.insert(scf.YieldOp(*self.yielded(inner, values, args)))
         bounds = [self.scalar(v) for v in (op.lb, op.ub, op.step)]
         new_for = b.insert(scf.ForOp(*bounds, inits, Region(block)))
-        for old, result in zip(op.results, new_for.results, strict=True):
-            if self.is_uniform(old):
-                self.uniform[old] = result
-            else:
-                self.set_vector(old, result)
+        self.map_args(op.results, new_for.results)

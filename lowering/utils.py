@@ -162,6 +162,15 @@ def const(b: Builder, value: int | bool, type_: Attribute = INDEX) -> SSAValue:
     return b.insert(arith.ConstantOp(IntegerAttr(value, type_))).result
 
 
+def constant_int(value: SSAValue) -> int | None:
+    """The value of `value` if an `arith.constant` of an integer or index type
+    defines it, else None."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
 def to_index(b: Builder, value: SSAValue) -> SSAValue:
     if isinstance(value.type, IndexType):
         return value

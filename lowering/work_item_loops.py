@@ -98,7 +98,6 @@ from xdsl.context import Context
 from xdsl.dialects import arith, cf, func
 from xdsl.dialects.builtin import (
     DenseIntElementsAttr,
-    IntegerAttr,
     ModuleOp,
     VectorType,
     i8,
@@ -138,6 +137,7 @@ from lowering.utils import (
     base_name,
     build_for,
     const,
+    constant_int,
     from_index,
     functions,
     kernel_entry_points,
@@ -291,7 +291,7 @@ class _WorkGroup:
                     vector_body(body_builder)
 
                 step = const(inner, width)
-                size = _constant(self.sizes[0])
+                size = constant_int(self.sizes[0])
                 if size is not None and size % width == 0:  # "Vector only"
                     build_for(inner, self.zero, self.sizes[0], step, packet, "x")
                     return
@@ -306,14 +306,6 @@ class _WorkGroup:
             build_for(inner, self.zero, self.sizes[d], step, loop_body, "xyz"[d])
 
         loop(len(looped) - 1, b)
-
-
-def _constant(value: SSAValue) -> int | None:
-    """The value of an `arith.constant` integer, None for anything else."""
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
 
 
 def _prologue(
@@ -458,8 +450,16 @@ def _schedule(
         return [wrapper]
 
     vector = _vector_kernel(module, kernel)
-    if vector is not None:  # "Vector only": run-vecz checked the size is a multiple
-        width, kernel = vector
+    if vector is not None:  # "Vector only": no scalar tail with barriers
+        width, vector_kernel = vector
+        size = constant_int(group.sizes[0])
+        if size is None or size % width:
+            raise PassError(
+                f"work-item-loops: kernel '{name}' has barriers and a vectorised "
+                f"version of width {width}, but no required work-group size whose x "
+                "is a multiple of it (a vectorised kernel with barriers runs alone)"
+            )
+        kernel = vector_kernel
         group.x_step = const(b, width)
     split = split_at_barriers(kernel)
     live = find_live_values(split)

@@ -23,3 +23,8 @@ func.func @calls_collective(%x: i32) attributes {mux.kernel = "entry-point"} {
 // A kernel whose mux.vecz_base names a function the module does not have.
 // RUN: not mux-opt %S/Inputs/vecz_missing.mlir -p work-item-loops 2>&1 | filecheck %s --check-prefix=VECZ
 // VECZ: work-item-loops: kernel 'linked' names a vectorised version '__vecz_v8_linked' (mux.vecz_base) the module does not have
+//
+// A vectorised kernel with barriers needs a required size whose x is a multiple of
+// its width: there is no scalar tail for it.
+// RUN: not mux-opt %S/Inputs/vecz_barrier_tail.mlir -p work-item-loops 2>&1 | filecheck %s --check-prefix=TAIL
+// TAIL: work-item-loops: kernel 'tail' has barriers and a vectorised version of width 8, but no required work-group size whose x is a multiple of it (a vectorised kernel with barriers runs alone)
