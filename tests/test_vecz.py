@@ -444,3 +444,92 @@ def test_many_ops_agree_with_the_scalar_kernel():
     HostPipeline(kernel="ops", vecz_width=8, to_llvm=False).apply(context(), module)
     names = {f.sym_name.data for f in module.ops if isinstance(f, func.FuncOp)}
     assert "__vecz_v8_ops" in names
+
+
+# Each work-group copies the whole of `in` to its own part of `out`, each work-item
+# taking every (work-group size)-th element from its linear local id, as tiled
+# kernels load their tiles: a loop from a linear lower bound. With the local size
+# known (a launch that divides the global size), its induction variable is linear
+# and its first lane's value a multiple of the width: the quotient and remainder by
+# 16 are then uniform and linear, and every access is to a whole vector.
+# out[g * n + e] = in[e] + 1000 * (e / 16) + e % 16.
+SPREAD = """
+func.func @spread(%in: memref<?xi32, 1>, %out: memref<?xi32, 1>, %n: index)
+    attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %d1 = arith.constant 1 : i32
+  %c16 = arith.constant 16 : index
+  %c1000 = arith.constant 1000 : i32
+  %lx = mux.get_local_id %d0
+  %ly = mux.get_local_id %d1
+  %sx = mux.get_local_size %d0
+  %sy = mux.get_local_size %d1
+  %g = mux.get_group_id %d0
+  %row = arith.muli %ly, %sx : index
+  %l = arith.addi %row, %lx : index
+  %count = arith.muli %sx, %sy : index
+  %first = arith.muli %g, %n : index
+  scf.for %e = %l to %n step %count {
+    %i = arith.divui %e, %c16 : index
+    %j = arith.remui %e, %c16 : index
+    %back = arith.muli %i, %c16 : index
+    %k = arith.addi %back, %j : index
+    %v = memref.load %in[%k] : memref<?xi32, 1>
+    %ii = arith.index_cast %i : index to i32
+    %ji = arith.index_cast %j : index to i32
+    %hi = arith.muli %ii, %c1000 : i32
+    %w = arith.addi %v, %hi : i32
+    %x = arith.addi %w, %ji : i32
+    %at = arith.addi %first, %e : index
+    memref.store %x, %out[%at] : memref<?xi32, 1>
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("width", [8, 16])
+@pytest.mark.parametrize(
+    ("groups", "local", "n"),
+    [
+        (3, (16, 2), 100),  # 32 work-items, n not a multiple of them
+        (2, (8, 3), 50),
+        (2, (24, 1), 70),  # x not a multiple of 16: packets of 16 and a scalar tail
+        (2, (12, 2), 64),  # x not a multiple of 8 either
+        (1, (16, 1), 5),  # fewer elements than work-items
+    ],
+)
+def test_loop_from_a_linear_bound(width, groups, local, n):
+    data = np.arange(n, dtype=np.int32) * 3 - 7
+    e = np.arange(n)
+    expected = (data + 1000 * (e // 16) + e % 16).astype(np.int32)
+    kernel = mux.compile(SPREAD, vecz_width=width).kernel("spread")
+    # a launch of whole work-groups (compiled for that local size) and one whose
+    # last work-group is narrower (compiled for any local size)
+    for groups_run, size_x in (
+        (groups, groups * local[0]),
+        (groups + 1, groups * local[0] + 1),
+    ):
+        out = np.full(groups_run * n + 3, -1, np.int32)
+        kernel(data, out, n, global_size=(size_x, local[1]), local_size=local)
+        np.testing.assert_array_equal(
+            out[: groups_run * n], np.tile(expected, groups_run)
+        )
+        np.testing.assert_array_equal(out[groups_run * n :], -1)
+
+
+def test_loop_from_a_linear_bound_accesses_whole_vectors():
+    module = parse_cached(SPREAD, "<spread>").clone()
+    HostPipeline(kernel="spread", local_sizes=(16, 2), to_llvm=False).apply(
+        context(), module
+    )
+    (vectorised,) = [
+        f
+        for f in module.ops
+        if isinstance(f, func.FuncOp) and f.sym_name.data == "__vecz_v8_spread"
+    ]
+    names = [op.name for op in vectorised.walk()]
+    assert names.count("vector.maskedload") == 1
+    assert names.count("vector.maskedstore") == 1
+    assert "memref.load" not in names and "memref.store" not in names
+    assert "arith.divui" in names  # lane 0's quotient, once per iteration

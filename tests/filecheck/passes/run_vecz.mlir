@@ -192,3 +192,86 @@ func.func @in_order(%a: memref<?xi32, 3>)
   mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory) schedule(linear)
   func.return
 }
+
+// -----
+
+// A loop from a linear lower bound (each work-item of a 16x2 group takes every 32nd
+// element from its linear local id, as tiled kernels load their tiles): one scalar
+// loop over the first lane's values, the body under the mask of the lanes still
+// below the bound. That value is a multiple of 8 (8 * packet + 16 * ly, the required
+// size known), so its quotient by 16 is the same in every lane and its remainder is
+// linear: both accesses are to whole vectors.
+// CHECK-LABEL: func.func private @__vecz_v8_tile_rows(
+// CHECK:         scf.for %e = %{{.*}} to %c64 step %count {
+// CHECK-NEXT:      %[[IV:.*]] = arith.index_cast %e : index to i64
+// CHECK-NEXT:      %[[SPLAT:.*]] = vector.broadcast %[[IV]] : i64 to vector<8xi64>
+// CHECK-NEXT:      %[[LANES:.*]] = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7]> : vector<8xi64>
+// CHECK-NEXT:      %[[IVS:.*]] = arith.addi %[[SPLAT]], %[[LANES]] : vector<8xi64>
+// CHECK:           %[[MASK:.*]] = llvm.icmp "slt" %[[IVS]], %{{.*}} : vector<8xi64>
+// CHECK-NEXT:      %[[I:.*]] = arith.divui %e, %c16 : index
+// CHECK-NEXT:      %[[J:.*]] = arith.remui %e, %c16 : index
+// CHECK-NEXT:      %[[ROW:.*]] = arith.muli %[[I]], %c16 : index
+// CHECK-NEXT:      %[[AT:.*]] = arith.addi %[[ROW]], %[[J]] : index
+// CHECK-NEXT:      %[[AT_K:.*]] = arith.addi %k0, %[[AT]] : index
+// CHECK:           %v = vector.maskedload %in[%[[AT_K]]], %[[MASK]], %{{.*}} : memref<?xf32, 1 : i64>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+// CHECK-NEXT:      vector.maskedstore %tile[%e], %[[MASK]], %v : memref<64xf32, 3 : i64>, vector<8xi1>, vector<8xf32>
+// CHECK-NEXT:    }
+func.func @tile_rows(%in: memref<?xf32, 1>, %tile: memref<64xf32, 3>, %k0: index)
+    attributes {mux.kernel = "entry-point",
+                mux.reqd_work_group_size = array<i32: 16, 2, 1>} {
+  %d0 = arith.constant 0 : i32
+  %d1 = arith.constant 1 : i32
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %lx = mux.get_local_id %d0
+  %ly = mux.get_local_id %d1
+  %sx = mux.get_local_size %d0
+  %sy = mux.get_local_size %d1
+  %row = arith.muli %ly, %sx : index
+  %l = arith.addi %row, %lx : index
+  %count = arith.muli %sx, %sy : index
+  scf.for %e = %l to %c64 step %count {
+    %i = arith.divui %e, %c16 : index
+    %j = arith.remui %e, %c16 : index
+    %i16 = arith.muli %i, %c16 : index
+    %ij = arith.addi %i16, %j : index
+    %at = arith.addi %k0, %ij : index
+    %v = memref.load %in[%at] : memref<?xf32, 1>
+    memref.store %v, %tile[%e] : memref<64xf32, 3>
+  }
+  func.return
+}
+
+// -----
+
+// Without the required size, the local size (and so the first lane's value) could
+// be any number: the quotient and remainder are computed lane by lane (by
+// subtracting multiples of 16, `emit_linear_division`), and the load is lane by lane.
+// CHECK-LABEL: func.func private @__vecz_v8_any_rows(
+// CHECK:         scf.for %e = %{{.*}} to %c64 step %count {
+// CHECK-NOT:       vector.maskedload
+// CHECK:           memref.load %in
+// CHECK:         }
+func.func @any_rows(%in: memref<?xf32, 1>, %tile: memref<64xf32, 3>)
+    attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %d1 = arith.constant 1 : i32
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %lx = mux.get_local_id %d0
+  %ly = mux.get_local_id %d1
+  %sx = mux.get_local_size %d0
+  %sy = mux.get_local_size %d1
+  %row = arith.muli %ly, %sx : index
+  %l = arith.addi %row, %lx : index
+  %count = arith.muli %sx, %sy : index
+  scf.for %e = %l to %c64 step %count {
+    %i = arith.divui %e, %c16 : index
+    %j = arith.remui %e, %c16 : index
+    %i16 = arith.muli %i, %c16 : index
+    %ij = arith.addi %i16, %j : index
+    %v = memref.load %in[%ij] : memref<?xf32, 1>
+    memref.store %v, %tile[%e] : memref<64xf32, 3>
+  }
+  func.return
+}

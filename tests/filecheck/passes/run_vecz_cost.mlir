@@ -54,9 +54,42 @@ func.func @strided(%out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point
 
 // -----
 
-// A barrier in a loop: the scalar kernel is kept.
+// A barrier in an scf.while, a tree's steps: the scalar kernel is kept.
+// CHECK-LABEL: func.func @tree(
+// CHECK-SAME:      mux.vecz_fail = [8 : i32, "not worth it: a barrier in an scf.while (a tree's steps: LLVM unrolls the scalar kernel's steps and folds their masks)"]
+func.func @tree(%a: memref<?xf32, 3>) attributes {mux.kernel = "entry-point",
+    mux.reqd_work_group_size = array<i32: 8, 1, 1>} {
+  %d0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %x = mux.get_local_id %d0
+  %last = scf.while (%s = %c1) : (index) -> index {
+    %more = arith.cmpi ult, %s, %c8 : index
+    scf.condition(%more) %s : index
+  } do {
+  ^bb0(%s: index):
+    %other = arith.addi %x, %s : index
+    %inside = arith.cmpi ult, %other, %c8 : index
+    scf.if %inside {
+      %v = memref.load %a[%x] : memref<?xf32, 3>
+      %w = memref.load %a[%other] : memref<?xf32, 3>
+      %sum = arith.addf %v, %w : f32
+      memref.store %sum, %a[%x] : memref<?xf32, 3>
+    }
+    mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+    %next = arith.muli %s, %c2 : index
+    scf.yield %next : index
+  }
+  func.return
+}
+
+// -----
+
+// A barrier in an scf.for with uniform bounds, a loop over tiles where every
+// work-item works at every step: vectorised.
 // CHECK-LABEL: func.func @steps(
-// CHECK-SAME:      mux.vecz_fail = [8 : i32, "not worth it: a barrier in a loop (LLVM vectorises the scalar kernel's work-item loop of each step itself, and unrolls the steps)"]
+// CHECK-SAME:      mux.vecz_base = [8 : i32, "__vecz_v8_steps"]
 func.func @steps(%a: memref<?xf32, 3>, %n: index) attributes {mux.kernel = "entry-point",
     mux.reqd_work_group_size = array<i32: 8, 1, 1>} {
   %d0 = arith.constant 0 : i32
