@@ -725,6 +725,8 @@ class _Vectoriser:
         if result is None:
             return False
         if isinstance(result, _Linear):
+            if result.base.name_hint is None:  # lane 0's value: the original's name
+                result.base.name_hint = op.results[0].name_hint
             self.linear[op.results[0]] = result
         else:
             self.uniform[op.results[0]] = result  # the lanes cancel out
@@ -838,10 +840,13 @@ class _Vectoriser:
             # `base` and `d` multiples of W: `base % d + W - 1 < d`, the lanes share
             # lane 0's quotient and their remainders are consecutive
             if isinstance(op, arith.DivUIOp):
-                self.uniform[op.result] = b.insert(arith.DivUIOp(linear.base, d)).result
+                quotient = b.insert(arith.DivUIOp(linear.base, d)).result
+                quotient.name_hint = op.result.name_hint
+                self.uniform[op.result] = quotient
                 self.varying.discard(op.result)
             else:
                 r0 = b.insert(arith.RemUIOp(linear.base, d)).result
+                r0.name_hint = op.result.name_hint
                 self.linear[op.result] = _Linear(r0, 1)
                 self.aligned[r0] = self.width
             return True
