@@ -1149,41 +1149,65 @@ class _Vectoriser:
         for old, result in zip(op.results, new.res[1:], strict=True):
             self.set_vector(old, result)
 
-    def emit_linear_for(self, b: Builder, op: scf.ForOp, start: _Linear) -> None:
+    def emit_linear_for(
+        self, b: Builder, op: scf.ForOp, mask: SSAValue | None, start: _Linear
+    ) -> None:
         """A loop from a linear lower bound (`for e = lid; e < n; e += count`, each
         work-item taking every count-th element): lane `l` counts `lb_l + m * step`,
         lane 0's count plus `stride * l`, so the induction variable stays linear. One
         scalar loop over lane 0's values (the lane that iterates longest, its bound
         the lowest) runs the body under the mask of the lanes still below `ub`;
-        the others keep their values, as in `emit_divergent_for`. Lane 0 is active in
-        every iteration: only where every lane runs (no mask), so that a load the
-        body makes once for all lanes is one that an active lane makes."""
+        the others keep their values, as in `emit_divergent_for`. Without an
+        enclosing mask lane 0 is active in every iteration; under one, lane 0 may be
+        inactive, and an iteration runs the body only if a lane is active (so that a
+        load the body makes once for all lanes is one that an active lane makes)."""
         iv, *args = op.body.block.args
         inits = [self.widen(b, v) for v in op.iter_args]
-        block = Block(arg_types=[IndexType(), *(v.type for v in inits)])
-        lane0 = block.args[0]
+        types = [v.type for v in inits]
+        block = Block(arg_types=[IndexType(), *types])
+        lane0, *olds = block.args
         lane0.name_hint = iv.name_hint
         self.aligned[lane0] = min(
             self.alignment(start.base), self.alignment(self.scalar(op.step))
         )
         self.linear[iv] = _Linear(lane0, start.stride)
-        for old, new in zip(args, block.args[1:], strict=True):
+        for old, new in zip(args, olds, strict=True):
             self.set_vector(old, new)
         inner = Builder(InsertPoint.at_end(block))
         slt = IntegerAttr(llvm.ICmpPredicateFlag("slt").to_int(), i64)
         ivs = self.materialise(inner, self.linear[iv])
         lanes = inner.insert(llvm.ICmpOp(ivs, self.widen(inner, op.ub), slt)).res
-        self.emit_block(inner, op.body.block, lanes)
-        values = [self.widen(inner, v) for v in _yield(op.body).operands]
-        kept = [
-            inner.insert(llvmx.SelectOp(lanes, new, old)).res
-            for new, old in zip(values, block.args[1:], strict=True)
-        ]
+        if mask is None:
+            kept = self.linear_for_body(inner, op, lanes, olds)
+        else:
+            lanes = inner.insert(arith.AndIOp(mask, lanes)).result
+            active = inner.insert(_any(lanes)).results[0]
+            then = Block()
+            then_builder = Builder(InsertPoint.at_end(then))
+            then_builder.insert(
+                scf.YieldOp(*self.linear_for_body(then_builder, op, lanes, olds))
+            )
+            otherwise = Block()
+            Builder(InsertPoint.at_end(otherwise)).insert(scf.YieldOp(*olds))
+            guarded = scf.IfOp(active, types, Region(then), Region(otherwise))
+            kept = list(inner.insert(guarded).results)
         inner.insert(scf.YieldOp(*kept))
         bounds = [start.base, self.scalar(op.ub), self.scalar(op.step)]
         new = b.insert(scf.ForOp(*bounds, inits, Region(block)))
         for old, result in zip(op.results, new.results, strict=True):
             self.set_vector(old, result)
+
+    def linear_for_body(
+        self, b: Builder, op: scf.ForOp, lanes: SSAValue, olds
+    ) -> list[SSAValue]:
+        """The body of `emit_linear_for`'s loop under `lanes`: the values it carries
+        on, new in `lanes` and `olds` in the other lanes."""
+        self.emit_block(b, op.body.block, lanes)
+        values = [self.widen(b, v) for v in _yield(op.body).operands]
+        return [
+            b.insert(llvmx.SelectOp(lanes, new, old)).res
+            for new, old in zip(values, olds, strict=True)
+        ]
 
     def negate(self, b: Builder, mask: SSAValue) -> SSAValue:
         """The lanes not in `mask`."""
@@ -1228,13 +1252,12 @@ class _Vectoriser:
     def emit_for(self, b: Builder, op: scf.ForOp, mask: SSAValue | None) -> None:
         start = self.linear.get(op.lb)
         if (
-            mask is None  # else a scalar iteration might have no active lane
-            and start is not None
+            start is not None
             and start.stride > 0
             and self.is_uniform(op.ub)
             and self.is_uniform(op.step)
         ):
-            self.emit_linear_for(b, op, start)
+            self.emit_linear_for(b, op, mask, start)
             return
         if not all(self.is_uniform(v) for v in (op.lb, op.ub, op.step)):
             self.emit_divergent_for(b, op, mask)

@@ -533,3 +533,95 @@ def test_loop_from_a_linear_bound_accesses_whole_vectors():
     assert names.count("vector.maskedstore") == 1
     assert "memref.load" not in names and "memref.store" not in names
     assert "arith.divui" in names  # lane 0's quotient, once per iteration
+
+
+# SPREAD's loop under a condition that differs between lanes, carrying a sum: the
+# work-items with lx % 3 == 1 skip it. An iteration runs the body only if a lane is
+# active (lane 0, whose values the loop counts, is not always one).
+# out[g * n + e] as in SPREAD for the elements of the work-items that run the loop,
+# sums[g * count + l] = the sum of their in[e].
+GUARDED_SPREAD = """
+func.func @guarded_spread(%in: memref<?xi32, 1>, %out: memref<?xi32, 1>,
+                          %sums: memref<?xi32, 1>, %n: index)
+    attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %d1 = arith.constant 1 : i32
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %c1000 = arith.constant 1000 : i32
+  %zero = arith.constant 0 : i32
+  %lx = mux.get_local_id %d0
+  %ly = mux.get_local_id %d1
+  %sx = mux.get_local_size %d0
+  %sy = mux.get_local_size %d1
+  %g = mux.get_group_id %d0
+  %row = arith.muli %ly, %sx : index
+  %l = arith.addi %row, %lx : index
+  %count = arith.muli %sx, %sy : index
+  %first = arith.muli %g, %n : index
+  %third = arith.remui %lx, %c3 : index
+  %runs = arith.cmpi ne, %third, %c1 : index
+  scf.if %runs {
+    %total = scf.for %e = %l to %n step %count iter_args(%acc = %zero) -> (i32) {
+      %i = arith.divui %e, %c16 : index
+      %j = arith.remui %e, %c16 : index
+      %back = arith.muli %i, %c16 : index
+      %k = arith.addi %back, %j : index
+      %v = memref.load %in[%k] : memref<?xi32, 1>
+      %ii = arith.index_cast %i : index to i32
+      %ji = arith.index_cast %j : index to i32
+      %hi = arith.muli %ii, %c1000 : i32
+      %w = arith.addi %v, %hi : i32
+      %x = arith.addi %w, %ji : i32
+      %at = arith.addi %first, %e : index
+      memref.store %x, %out[%at] : memref<?xi32, 1>
+      %next = arith.addi %acc, %v : i32
+      scf.yield %next : i32
+    }
+    %groups_before = arith.muli %g, %count : index
+    %slot = arith.addi %groups_before, %l : index
+    memref.store %total, %sums[%slot] : memref<?xi32, 1>
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("width", [8, 16])
+@pytest.mark.parametrize(
+    ("groups", "local", "n"), [(3, (16, 2), 100), (2, (8, 3), 50), (2, (24, 1), 70)]
+)
+def test_loop_from_a_linear_bound_under_a_mask(width, groups, local, n):
+    data = np.arange(n, dtype=np.int32) * 3 - 7
+    count = local[0] * local[1]
+    e = np.arange(n)
+    l_of_e = e % count
+    runs = (l_of_e % local[0]) % 3 != 1
+    part = np.where(runs, data + 1000 * (e // 16) + e % 16, -1).astype(np.int32)
+    linear_ids = np.arange(count)
+    sums = np.array([data[i::count].sum() for i in linear_ids], np.int32)
+    sums = np.where((linear_ids % local[0]) % 3 != 1, sums, -1).astype(np.int32)
+    kernel = mux.compile(GUARDED_SPREAD, vecz_width=width).kernel("guarded_spread")
+    out = np.full(groups * n, -1, np.int32)
+    got = np.full(groups * count, -1, np.int32)
+    kernel(
+        data, out, got, n, global_size=(groups * local[0], local[1]), local_size=local
+    )
+    np.testing.assert_array_equal(out, np.tile(part, groups))
+    np.testing.assert_array_equal(got, np.tile(sums, groups))
+
+
+@pytest.mark.parametrize("width", [8, 16])
+def test_loop_from_a_linear_bound_under_a_mask_accesses_whole_vectors(width):
+    """With groups of 16x2 (the first lane's value a multiple of 8 and of 16), the
+    guarded loop is the scalar loop of `emit_linear_for`, not an `scf.while` on
+    vectors, and its load is to a whole vector."""
+    module = parse_cached(GUARDED_SPREAD, "<guarded_spread>").clone()
+    pipeline = HostPipeline(
+        kernel="guarded_spread", local_sizes=(16, 2), vecz_width=width, to_llvm=False
+    )
+    pipeline.apply(context(), module)
+    names = [op.name for op in module.walk()]
+    assert names.count("vector.maskedload") == 1
+    assert "scf.while" not in names
