@@ -374,7 +374,21 @@ VECZ_FAIL = MuxAttribute[tuple[int, str]](
 """!codeplay_ca_vecz.base.fail: `run-vecz` could not vectorise this kernel with this
 width, for this reason."""
 
-VECZ_ATTRIBUTES: tuple[MuxAttribute, ...] = (VECZ_BASE, VECZ_DERIVED, VECZ_FAIL)
+VECZ_ROWS = MuxAttribute[int](
+    "mux.vecz_rows",
+    "is a positive i32",
+    lambda a: _int(a, i32, 1),
+    lambda v: IntegerAttr(v, i32),
+)
+"""Ours, no spec name: on a vectorised function, the number of consecutive rows of
+dimension 1 it runs, `width` work-items of dimension 0 in each (1 if absent)."""
+
+VECZ_ATTRIBUTES: tuple[MuxAttribute, ...] = (
+    VECZ_BASE,
+    VECZ_DERIVED,
+    VECZ_FAIL,
+    VECZ_ROWS,
+)
 """Links between a kernel and its vectorised version: they stay on their function
 (new versions of a kernel do not take them)."""
 

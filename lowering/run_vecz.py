@@ -16,16 +16,35 @@ function `mux.vecz_derived = [W, "k"]` (the spec's `!codeplay_ca_vecz.base` and
 `.derived`); a kernel it cannot vectorise gets `mux.vecz_fail = [W, "<why>"]`
 (`!codeplay_ca_vecz.base.fail`) and stays scalar.
 
+**Rows.** With `rows = R > 1` (option `rows`, or the cost model's `auto_rows` for a
+kernel whose loops carry values that differ between lanes: an inner product), the
+new function `@__vecz_v<W>x<R>_k` (`mux.vecz_rows = R`) runs `R` rows of `W`:
+the work-items `(x + i, y + j)`, `i < W`, `j < R`, in lane `i + W * j`, `y` being
+its `mux.get_local_id 1`. That is a packet of work-items unrolled and jammed in y:
+a load that is the same in every row (`B[k][x + i]`) is made once for the `R`
+rows, a load that is the same along each row (`A[y + j][k]`) once per row, and the
+`R` chains of adds are independent. It needs a required work-group size whose y is
+a multiple of `R`, dimension 1 looped right outside dimension 0, and no barriers;
+the cost model falls back to one row otherwise.
+
 How each value of `@k` is carried over the `W` lanes:
 
 - **uniform** (the same in every lane): one scalar, computed as in `@k`. Constants,
   arguments, work-group queries, `get_local_id`/`get_global_id` of dimensions 1 and 2
   (a packet lies within one row), loads from a uniform address, and pure ops
   (`arith`, `math`) of uniform operands.
-- **linear**: `base + stride * lane` for an integer `base` and a constant `stride`:
-  `get_local_id 0`, `get_global_id 0`, the linear ids (`base` is lane 0's value,
-  stride 1), and sums, differences and products by constants of those. An access
-  `m[u..., base + lane]` with uniform `u` is contiguous: one `vector.load`/`store`.
+- **linear**: `base + stride * i + row_stride * j` in lane `i + W * j` for an
+  integer `base` (lane 0's value), a constant `stride` and a `row_stride` that is a
+  constant or a uniform scalar: `get_local_id 0`, `get_global_id 0` and the linear
+  ids (stride 1), with rows `get_local_id 1` and `get_global_id 1` (row stride 1),
+  and sums, differences and products by constants of those (products by a uniform
+  scalar too, for values that are the same along a row: `y * n`). An access
+  `m[u..., base + lane]` with `u` the same along a row is contiguous: one
+  `vector.load`/`store` per row, or one for all rows when the rows read the same
+  elements. A load at an address the same along each row is one scalar load per
+  row. With a required work-group size, a small alignment analysis knows lane 0's
+  `get_local_id 0` is a multiple of `W`, so `(x + i) / 16` is uniform and `(x + i) %
+  16` linear for `W` dividing 16.
 - **piecewise**: a linear value clamped by a uniform one (`maxsi(x - 1, 0)`, as
   image kernels clamp neighbours at a border), and offsets of that: a vector of
   i1 says where the linear value wins. A load at it is one masked contiguous load
@@ -47,10 +66,13 @@ Control flow is kept where it is uniform and replaced by masks where it is not:
   under a mask are `vector.maskedload`/`maskedstore` or lane by lane, lanes in
   order.
 - An `scf.for` with uniform bounds stays one (all lanes iterate alike); its
-  `iter_args` are scalars or vectors as their values are. One whose bounds differ
-  between lanes becomes an `scf.while` on vectors of the induction variable and the
-  `iter_args`, running while a lane iterates, its body under the mask of those that
-  do. An `scf.while` must have a uniform condition.
+  `iter_args` are scalars or vectors as their values are. One from a linear lower
+  bound (`for e = lid; e < n; e += count`) keeps a linear induction variable: one
+  scalar loop over lane 0's values, the body under the mask of the lanes below `n`.
+  One whose bounds differ between lanes otherwise becomes an `scf.while` on vectors
+  of the induction variable and the `iter_args`, running while a lane iterates, its
+  body under the mask of those that do. An `scf.while` must have a uniform
+  condition.
 
 **Barriers.** A barrier must be at a point every lane reaches (not under a varying
 `scf.if` or in a loop with varying bounds), with the `unordered` schedule (the
@@ -85,6 +107,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, memref, scf, vector
 from xdsl.dialects.builtin import (
     AnyFloat,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
@@ -95,6 +118,7 @@ from xdsl.dialects.builtin import (
     UnrealizedConversionCastOp,
     VectorType,
     i1,
+    i32,
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -139,8 +163,9 @@ class _Unsupported(Exception):
     """The kernel has something this vectoriser does not handle (the message)."""
 
 
-def vecz_name(kernel_name: str, width: int) -> str:
-    return f"__vecz_v{width}_{kernel_name}"
+def vecz_name(kernel_name: str, width: int, rows: int = 1) -> str:
+    shape = f"{width}x{rows}" if rows > 1 else f"{width}"
+    return f"__vecz_v{shape}_{kernel_name}"
 
 
 @dataclass(frozen=True)
@@ -156,9 +181,16 @@ class RunVeczPass(ModulePass):
     vectorisation, 0 to let the cost model choose the width (`auto_width`) and
     whether to vectorise at all (`_check_worth_it`; `-cl-wfv=auto`)."""
 
+    rows: int = 0
+    """The number of rows (consecutive work-items of dimension 1) a call of the
+    vectorised kernel runs, `width` work-items of dimension 0 in each: a power of 2
+    (when the kernel allows it, else an error in `mux.vecz_fail`), 1 for one row, 0
+    to let the cost model choose (`auto_rows`)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.width < 0 or self.width & (self.width - 1):
-            raise PassError(f"run-vecz: width must be a power of 2, got {self.width}")
+        for option, value in (("width", self.width), ("rows", self.rows)):
+            if value < 0 or value & (value - 1):
+                raise PassError(f"run-vecz: {option} must be a power of 2, got {value}")
         if self.width == 1:
             return
         for kernel in kernel_entry_points(op):
@@ -171,8 +203,13 @@ class RunVeczPass(ModulePass):
                 _check_schedule(kernel, width)
                 if not self.width:
                     _check_no_barrier_in_while(kernel)
-                vectoriser = _Vectoriser(kernel, width, varying)
-                vectorised = vectoriser.run()
+                rows = self.rows or auto_rows(kernel, varying)
+                try:
+                    vectoriser, vectorised = _vectorise(kernel, width, rows, varying)
+                except _Unsupported:
+                    if self.rows or rows == 1:
+                        raise
+                    vectoriser, vectorised = _vectorise(kernel, width, 1, varying)
                 if not self.width:
                     _check_worth_it(vectoriser, vectorised)
             except _Unsupported as e:
@@ -182,6 +219,18 @@ class RunVeczPass(ModulePass):
             name = vectorised.sym_name.data
             mux_attrs.VECZ_BASE.set(kernel, (width, name))
             mux_attrs.VECZ_DERIVED.set(vectorised, (width, kernel.sym_name.data))
+            if vectoriser.rows > 1:
+                mux_attrs.VECZ_ROWS.set(vectorised, vectoriser.rows)
+
+
+def _vectorise(
+    kernel: func.FuncOp, width: int, rows: int, varying: set[SSAValue]
+) -> tuple[_Vectoriser, func.FuncOp]:
+    if rows > 1:
+        _check_rows(kernel, rows)
+        varying = _varying_values(kernel, rows)
+    vectoriser = _Vectoriser(kernel, width, varying, rows)
+    return vectoriser, vectoriser.run()
 
 
 DEFAULT_WIDTH = 8
@@ -199,10 +248,7 @@ def auto_width(kernel: func.FuncOp, varying: set[SSAValue]) -> int:
     on `sgemm_naive`: 420 -> 300 ms)."""
     reqd = mux_attrs.REQD_WORK_GROUP_SIZE.get(kernel)
     wide = 2 * DEFAULT_WIDTH
-    chains = any(
-        isinstance(op, scf.ForOp) and any(a in varying for a in op.body.block.args[1:])
-        for op in kernel.walk()
-    )
+    chains = _carries_lanes(kernel, varying)
     if reqd is None:  # packets of 16 would leave groups narrower than 16 scalar
         return DEFAULT_WIDTH
     width = wide if chains else DEFAULT_WIDTH
@@ -212,6 +258,52 @@ def auto_width(kernel: func.FuncOp, varying: set[SSAValue]) -> int:
         while width > 2 and reqd[0] % width:  # barriers: no scalar tail
             width //= 2
     return width
+
+
+def _carries_lanes(kernel: func.FuncOp, varying: set[SSAValue]) -> bool:
+    """Whether a loop of `kernel` carries a value that differs between lanes."""
+    return any(
+        isinstance(op, scf.ForOp) and any(a in varying for a in op.body.block.args[1:])
+        for op in kernel.walk()
+    )
+
+
+DEFAULT_ROWS = 4
+
+
+def auto_rows(kernel: func.FuncOp, varying: set[SSAValue]) -> int:
+    """The cost model's rows: `DEFAULT_ROWS` for a kernel with a loop that carries
+    values differing between lanes (an inner product) when `_check_rows` allows it,
+    else 1. The rows of a packet then share the loads that are the same in every
+    row (B's row in `C[y][x] = sum A[y][k] * B[k][x]`): each such load serves 4
+    chains of adds instead of 1, and the walk of B down its columns, a TLB miss per
+    step, happens once per 4 rows (`sgemm_naive`: 276 -> about 30 ms, measured with
+    a kernel written with 4 rows per work-item)."""
+    if not _carries_lanes(kernel, varying):
+        return 1
+    try:
+        _check_rows(kernel, DEFAULT_ROWS)
+    except _Unsupported:
+        return 1
+    return DEFAULT_ROWS
+
+
+def _check_rows(kernel: func.FuncOp, rows: int) -> None:
+    """Raises unless `work-item-loops` can run packets of `rows` rows: no barriers
+    (their live values are per work-item of one row), a required work-group size
+    whose y is a multiple of `rows`, dimension 1 looped right outside dimension 0."""
+    if any(isinstance(op, mux.WorkGroupBarrierOp) for op in kernel.walk()):
+        raise _Unsupported("packets of more than one row with barriers")
+    reqd = mux_attrs.REQD_WORK_GROUP_SIZE.get(kernel)
+    if reqd is None or reqd[1] % rows:
+        raise _Unsupported(
+            f"packets of {rows} rows need a required work-group size whose y is a "
+            "multiple of it"
+        )
+    if mux_attrs.max_work_dim(kernel) < 2:
+        raise _Unsupported(f"packets of {rows} rows in a kernel of 1 dimension")
+    if mux_attrs.work_item_order(kernel).dimensions[:2] != (0, 1):
+        raise _Unsupported("the work-item order does not loop dimension 1 second")
 
 
 def _check_worth_it(vectoriser: _Vectoriser, vectorised: func.FuncOp) -> None:
@@ -302,7 +394,7 @@ def _constant_dimension(dim: SSAValue) -> int:
 # --------------------------------------------------------------------------------------
 
 
-def _varying_values(kernel: func.FuncOp) -> set[SSAValue]:
+def _varying_values(kernel: func.FuncOp, rows: int = 1) -> set[SSAValue]:
     """The values of `kernel` that may differ between the work-items of a packet
     (the rules of the module docstring, applied until nothing changes). Raises
     _Unsupported for what the vectoriser cannot handle."""
@@ -322,7 +414,8 @@ def _varying_values(kernel: func.FuncOp) -> set[SSAValue]:
         changed = False
         for op in kernel.body.walk():
             if isinstance(op, _PER_DIMENSION_QUERIES):
-                changed |= mark(op.results, _constant_dimension(op.dim) == 0)
+                dim = _constant_dimension(op.dim)
+                changed |= mark(op.results, dim == 0 or (dim == 1 and rows > 1))
             elif isinstance(op, _LINEAR_QUERIES):
                 changed |= mark(op.results, True)
             elif isinstance(op, scf.IfOp):
@@ -451,10 +544,17 @@ variables in its buffer: kept, on scalars, when their operands are uniform."""
 
 @dataclass(frozen=True)
 class _Linear:
-    """`base + stride * lane`: `base` a scalar of the new function."""
+    """`base + stride * i + row_stride * j` in the lane of work-item `(x + i, y + j)`
+    of the packet: `base` a scalar of the new function (lane 0's value), `stride` a
+    constant, `row_stride` a constant or a scalar of the new function (`y * n`)."""
 
     base: SSAValue
     stride: int
+    row_stride: int | SSAValue = 0
+
+
+def _zero(row_stride: int | SSAValue) -> bool:
+    return isinstance(row_stride, int) and row_stride == 0
 
 
 @dataclass(frozen=True)
@@ -478,9 +578,15 @@ _CLAMPS: dict[type[Operation], str] = {
 
 
 class _Vectoriser:
-    def __init__(self, kernel: func.FuncOp, width: int, varying: set[SSAValue]):
+    def __init__(
+        self, kernel: func.FuncOp, width: int, varying: set[SSAValue], rows: int = 1
+    ):
         self.kernel = kernel
         self.width = width
+        self.rows = rows
+        self.count = width * rows
+        """Lanes: `width` work-items of dimension 0 in each of `rows` of dimension 1,
+        row after row (lane `i + width * j` is work-item `(x + i, y + j)`)."""
         self.varying = set(varying)
         self.uniform: dict[SSAValue, SSAValue] = {}
         self.linear: dict[SSAValue, _Linear] = {}
@@ -499,7 +605,7 @@ class _Vectoriser:
 
     def run(self) -> func.FuncOp:
         kernel = self.kernel
-        name = vecz_name(kernel.sym_name.data, self.width)
+        name = vecz_name(kernel.sym_name.data, self.width, self.rows)
         new = func.FuncOp(name, kernel.function_type)
         new.arg_attrs = kernel.arg_attrs
         mark_internal(new)
@@ -535,19 +641,29 @@ class _Vectoriser:
             type_ = i64
         if not isinstance(type_, IntegerType | AnyFloat):
             raise _Unsupported(f"a value of type {type_} differs between lanes")
-        return VectorType(type_, [self.width])
+        return VectorType(type_, [self.count])
 
-    def lanes(self, b: Builder, type_: Attribute, stride: int) -> SSAValue:
-        """The constant vector `[0, stride, 2 * stride, ...]` of `type_`."""
+    def lanes(
+        self, b: Builder, type_: Attribute, stride: int, row_stride: int = 0
+    ) -> SSAValue:
+        """The constant vector of `type_` whose lane `i + width * j` is
+        `i * stride + j * row_stride`."""
         vtype = self.vector_type(type_)
-        values = [lane * stride for lane in range(self.width)]
+        values = [
+            i * stride + j * row_stride
+            for j in range(self.rows)
+            for i in range(self.width)
+        ]
         attr = DenseIntOrFPElementsAttr.from_list(vtype, values)
         return b.insert(arith.ConstantOp(attr, vtype)).result
 
-    def splat(self, b: Builder, scalar: SSAValue) -> SSAValue:
+    def splat(self, b: Builder, scalar: SSAValue, count: int | None = None) -> SSAValue:
+        """`scalar` in every lane (in `count` lanes, if given)."""
         if isinstance(scalar.type, IndexType):
             scalar = b.insert(arith.IndexCastOp(scalar, i64)).result
         vtype = self.vector_type(scalar.type)
+        if count is not None:
+            vtype = VectorType(vtype.get_element_type(), [count])
         return b.insert(vector.BroadcastOp(scalar, vtype)).vector
 
     def widen(self, b: Builder, value: SSAValue) -> SSAValue:
@@ -571,8 +687,43 @@ class _Vectoriser:
 
     def materialise(self, b: Builder, linear: _Linear) -> SSAValue:
         base = self.splat(b, linear.base)
-        steps = self.lanes(b, linear.base.type, linear.stride)
+        type_, rs = linear.base.type, linear.row_stride
+        if isinstance(rs, int):
+            steps = self.lanes(b, type_, linear.stride, rs)
+        else:  # the lanes' steps in x, plus row_stride times their row
+            rows = self.lanes(b, type_, 0, 1)
+            down = b.insert(arith.MuliOp(self.splat(b, rs), rows)).result
+            across = self.lanes(b, type_, linear.stride)
+            steps = b.insert(arith.AddiOp(across, down)).result
         return b.insert(arith.AddiOp(base, steps)).result
+
+    def row_step(self, b: Builder, linear: _Linear, row: int) -> SSAValue | int:
+        """`row * row_stride`: a constant, or a scalar."""
+        rs = linear.row_stride
+        if isinstance(rs, int):
+            return row * rs
+        if row == 1:
+            return rs
+        return b.insert(arith.MuliOp(rs, const(b, row, rs.type))).result
+
+    def row_arith(
+        self, b: Builder, kind: type[Operation], lhs, rhs, type_: Attribute
+    ) -> int | SSAValue:
+        """`lhs <kind> rhs` of two row strides (constants or scalars of `type_`)."""
+        if isinstance(lhs, int) and isinstance(rhs, int):
+            return {arith.AddiOp: lhs + rhs, arith.SubiOp: lhs - rhs}.get(
+                kind, lhs * rhs
+            )
+        if kind is arith.MuliOp and 1 in (lhs, rhs):
+            return rhs if lhs == 1 else lhs
+        if kind is arith.MuliOp and 0 in (lhs, rhs):
+            return 0
+        if kind is not arith.MuliOp and _zero(rhs):
+            return lhs
+        if kind is arith.AddiOp and _zero(lhs):
+            return rhs
+        values = [const(b, v, type_) if isinstance(v, int) else v for v in (lhs, rhs)]
+        return b.insert(kind(*values)).results[0]
 
     def lane(self, b: Builder, value: SSAValue, lane: int) -> SSAValue:
         """Lane `lane` of `value`, a scalar of its original type."""
@@ -580,10 +731,14 @@ class _Vectoriser:
             return self.scalar(value)
         if value in self.linear:
             linear = self.linear[value]
-            offset = b.insert(
-                arith.ConstantOp(IntegerAttr(lane * linear.stride, linear.base.type))
-            )
-            return b.insert(arith.AddiOp(linear.base, offset)).result
+            i, j = lane % self.width, lane // self.width
+            down = self.row_step(b, linear, j)
+            step = i * linear.stride + (down if isinstance(down, int) else 0)
+            offset = b.insert(arith.ConstantOp(IntegerAttr(step, linear.base.type)))
+            value = b.insert(arith.AddiOp(linear.base, offset)).result
+            if not isinstance(down, int):
+                value = b.insert(arith.AddiOp(value, down)).result
+            return value
         vec = self.widen(b, value)
         element = vec.type.get_element_type()
         scalar = b.insert(vector.ExtractOp(vec, [lane], element)).result
@@ -620,14 +775,31 @@ class _Vectoriser:
             self.emit_uniform(b, op)
         elif isinstance(op, (*_PER_DIMENSION_QUERIES, *_LINEAR_QUERIES)):
             (result,) = self.emit_uniform(b, op)
-            self.linear[op.results[0]] = _Linear(result, 1)
-            if isinstance(op, mux.GetLocalIdOp):  # packets start at multiples of W
-                self.aligned[result] = self.width
+            self.linear[op.results[0]] = self.query_lanes(op, result)
+            if isinstance(op, mux.GetLocalIdOp) and constant_int(op.dim) == 0:
+                self.aligned[result] = self.width  # packets start at multiples of W
         elif self.became_uniform(op):
             self.emit_uniform(b, op)
             self.varying.difference_update(op.results)
         elif not self.emit_linear(b, op):
             self.emit_varying(b, op, mask)
+
+    def query_lanes(self, op: Operation, result: SSAValue) -> _Linear:
+        """A work-item query that differs between lanes, lane 0's value `result`: an
+        id of dimension 0 (1 to the next lane) or 1 (1 to the next row), or the
+        local linear id (1 to the next lane, the row's size to the next row)."""
+        if isinstance(op, _PER_DIMENSION_QUERIES):
+            return (
+                _Linear(result, 0, 1)
+                if constant_int(op.dim) == 1
+                else _Linear(result, 1)
+            )
+        if self.rows == 1:
+            return _Linear(result, 1)
+        reqd = mux_attrs.REQD_WORK_GROUP_SIZE.get(self.kernel)
+        if not isinstance(op, mux.GetLocalLinearIdOp) or reqd is None:
+            raise _Unsupported(f"{op.name} with packets of more than one row")
+        return _Linear(result, 1, reqd[0])
 
     def became_uniform(self, op: Operation) -> bool:
         """Whether `op`, an `arith` or `math` op the analysis found varying, has
@@ -691,7 +863,10 @@ class _Vectoriser:
                 return False  # a sign extension of a linear value may not be linear
             linear = self.linear[source]
             base = b.insert(arith.IndexCastOp(linear.base, op.result.type)).result
-            self.linear[op.result] = _Linear(base, linear.stride)
+            rs = linear.row_stride
+            if not isinstance(rs, int):
+                rs = b.insert(arith.IndexCastOp(rs, op.result.type)).result
+            self.linear[op.result] = _Linear(base, linear.stride, rs)
             return True
         piecewise = [o for o in operands if o in self.piecewise]
         if piecewise and all(
@@ -741,18 +916,33 @@ class _Vectoriser:
         if kind is arith.MuliOp:
             if not isinstance(lhs, _Linear):
                 lhs, rhs = rhs, lhs
-            factor = constant_int(rhs) if isinstance(rhs, SSAValue) else None
-            if factor is None:
+            if isinstance(rhs, _Linear):
                 return None
+            factor = constant_int(rhs)
+            if factor is None and lhs.stride:
+                return None  # the step between lanes would not be a constant
             base = b.insert(arith.MuliOp(lhs.base, rhs)).result
-            return _Linear(base, lhs.stride * factor)
-        sign = -1 if kind is arith.SubiOp else 1
+            type_ = base.type
+            if factor is not None:
+                row_stride = self.row_arith(b, kind, lhs.row_stride, factor, type_)
+                return _Linear(base, lhs.stride * factor, row_stride)
+            row_stride = self.row_arith(b, kind, lhs.row_stride, rhs, type_)
+            return _Linear(base, 0, row_stride)  # the same in a row: `y * n`
         bases = [f.base if isinstance(f, _Linear) else f for f in (lhs, rhs)]
+        sign = -1 if kind is arith.SubiOp else 1
         stride = (lhs.stride if isinstance(lhs, _Linear) else 0) + sign * (
             rhs.stride if isinstance(rhs, _Linear) else 0
         )
         base = b.insert(kind(bases[0], bases[1])).results[0]
-        return _Linear(base, stride) if stride else base
+        row_stride = self.row_arith(
+            b,
+            kind,
+            *(f.row_stride if isinstance(f, _Linear) else 0 for f in (lhs, rhs)),
+            base.type,
+        )
+        if stride or not _zero(row_stride):
+            return _Linear(base, stride, row_stride)
+        return base
 
     def emit_clamp(self, b: Builder, op: Operation) -> bool:
         """`max`/`min` of a linear value and a uniform one: piecewise, the lanes
@@ -826,7 +1016,12 @@ class _Vectoriser:
             return False
         lhs, rhs = op.operands
         linear = self.linear.get(lhs)
-        if linear is None or linear.stride != 1 or not self.is_uniform(rhs):
+        if (
+            linear is None
+            or linear.stride != 1
+            or not _zero(linear.row_stride)
+            or not self.is_uniform(rhs)
+        ):
             return False
         type_ = lhs.type
         d = self.scalar(rhs)
@@ -895,8 +1090,9 @@ class _Vectoriser:
     # -- memory -----------------------------------------------------------------------
 
     def contiguous(self, ref: SSAValue, indices) -> bool:
-        """Lanes at consecutive elements: the last index linear of stride 1, the
-        others uniform (and elements that are not `index`, whose lanes are i64)."""
+        """The lanes of each row at consecutive elements: the last index linear of
+        stride 1, the others the same along a row (and elements that are not
+        `index`, whose lanes are i64)."""
         if not indices or _index_elements(ref):
             return False
         *outer, last = indices
@@ -904,12 +1100,71 @@ class _Vectoriser:
         return (
             linear is not None
             and linear.stride == 1
-            and all(self.is_uniform(i) for i in outer)
+            and all(self.along_row(i) for i in outer)
         )
 
-    def contiguous_indices(self, indices) -> list[SSAValue]:
-        *outer, last = indices
-        return [*(self.scalar(i) for i in outer), self.linear[last].base]
+    def along_row(self, value: SSAValue) -> bool:
+        """Whether `value` is the same in the lanes of a row (it may differ between
+        rows)."""
+        return self.is_uniform(value) or (
+            value in self.linear and self.linear[value].stride == 0
+        )
+
+    def same_in_rows(self, value: SSAValue) -> bool:
+        """Whether `value` is the same in every row (its lanes may differ)."""
+        return value not in self.linear or _zero(self.linear[value].row_stride)
+
+    def row_indices(self, b: Builder, indices, row: int) -> list[SSAValue]:
+        """The scalar indices of the first lane of row `row`: uniform ones as they
+        are, linear ones lane 0's value plus `row * row_stride`."""
+        found = []
+        for index in indices:
+            if self.is_uniform(index):
+                found.append(self.scalar(index))
+                continue
+            linear = self.linear[index]
+            value = linear.base
+            if row and not _zero(linear.row_stride):
+                step = self.row_step(b, linear, row)
+                if isinstance(step, int):
+                    step = const(b, step, value.type)
+                value = b.insert(arith.AddiOp(value, step)).result
+            found.append(value)
+        return found
+
+    # -- rows of lanes (packets of more than one row) ---------------------------------
+
+    def shuffle(self, b: Builder, v1: SSAValue, v2: SSAValue, picks) -> SSAValue:
+        element = v1.type.get_element_type()
+        result_type = VectorType(element, [len(picks)])
+        picked = DenseArrayBase.from_list(i32, list(picks))
+        return b.insert(llvm.ShuffleVectorOp(v1, v2, picked, result_type)).res
+
+    def row_of(self, b: Builder, lanes: SSAValue, row: int) -> SSAValue:
+        """The `width` lanes of row `row`."""
+        return self.shuffle(
+            b, lanes, lanes, range(row * self.width, (row + 1) * self.width)
+        )
+
+    def any_row(self, b: Builder, mask: SSAValue) -> SSAValue:
+        """The lanes `i` of a row active in some row."""
+        found = self.row_of(b, mask, 0)
+        for row in range(1, self.rows):
+            found = b.insert(arith.OrIOp(found, self.row_of(b, mask, row))).result
+        return found
+
+    def join_rows(self, b: Builder, rows: list[SSAValue]) -> SSAValue:
+        """One vector of all lanes from a vector per row (or one for every row)."""
+        if len(rows) == 1:
+            picks = [i for _ in range(self.rows) for i in range(self.width)]
+            return self.shuffle(b, rows[0], rows[0], picks)
+        while len(rows) > 1:
+            size = rows[0].type.get_shape()[0]
+            rows = [
+                self.shuffle(b, rows[k], rows[k + 1], range(2 * size))
+                for k in range(0, len(rows), 2)
+            ]
+        return rows[0]
 
     def emit_load(self, b: Builder, op: memref.LoadOp, mask: SSAValue | None) -> None:
         ref = self.scalar(op.memref)
@@ -925,14 +1180,11 @@ class _Vectoriser:
         vtype = self.vector_type(op.res.type)
         if self.contiguous(ref, op.indices):
             self.vector_accesses += 1
-            indices = self.contiguous_indices(op.indices)
-            if mask is None:
-                result = b.insert(vector.LoadOp(ref, indices, vtype)).result
-            else:
-                zeros = self.zeros(b, vtype)
-                load = vector.MaskedLoadOp(ref, indices, mask, zeros, vtype)
-                result = b.insert(load).result
-            self.set_vector(op.res, result)
+            self.set_vector(op.res, self.contiguous_load(b, op, ref, mask))
+            return
+        if self.rows > 1 and all(self.along_row(i) for i in op.indices):
+            self.vector_accesses += 1
+            self.set_vector(op.res, self.row_load(b, op, ref, mask))
             return
         if self.clamped(op.indices) and not _index_elements(ref):
             self.vector_accesses += 1
@@ -941,7 +1193,7 @@ class _Vectoriser:
         # lane by lane
         self.lane_accesses += 1
         result = self.zeros(b, vtype)
-        for lane in range(self.width):
+        for lane in range(self.count):
 
             def load(inner: Builder, lane=lane, current=result) -> SSAValue:
                 indices = [self.lane(inner, i, lane) for i in op.indices]
@@ -953,6 +1205,64 @@ class _Vectoriser:
             result = self.if_lane(b, mask, lane, load, result)
         self.set_vector(op.res, result)
 
+    def contiguous_load(
+        self, b: Builder, op: memref.LoadOp, ref: SSAValue, mask: SSAValue | None
+    ) -> SSAValue:
+        """A vector load per row, or one for all rows when the rows load the same
+        elements (B's row in an inner product over a packet of rows)."""
+        shared = all(self.same_in_rows(i) for i in op.indices)
+        if self.rows == 1:
+            rows, masks = [0], [mask]
+        elif shared:
+            rows, masks = [0], [None if mask is None else self.any_row(b, mask)]
+        else:
+            rows = list(range(self.rows))
+            masks = [None if mask is None else self.row_of(b, mask, r) for r in rows]
+        rtype = VectorType(
+            self.vector_type(op.res.type).get_element_type(), [self.width]
+        )
+        parts = []
+        for row, row_mask in zip(rows, masks, strict=True):
+            indices = self.row_indices(b, op.indices, row)
+            if row_mask is None:
+                parts.append(b.insert(vector.LoadOp(ref, indices, rtype)).result)
+            else:
+                zeros = self.zeros(b, rtype)
+                load = vector.MaskedLoadOp(ref, indices, row_mask, zeros, rtype)
+                parts.append(b.insert(load).result)
+        return parts[0] if self.rows == 1 else self.join_rows(b, parts)
+
+    def row_load(
+        self, b: Builder, op: memref.LoadOp, ref: SSAValue, mask: SSAValue | None
+    ) -> SSAValue:
+        """A load at an address that is the same along each row (`A[y][k]` in an
+        inner product): one scalar load per row, if a lane of the row is active,
+        splat over the row."""
+        rtype = VectorType(
+            self.vector_type(op.res.type).get_element_type(), [self.width]
+        )
+        parts = []
+        for row in range(self.rows):
+
+            def load(inner: Builder, row=row) -> SSAValue:
+                indices = self.row_indices(inner, op.indices, row)
+                value = inner.insert(memref.LoadOp.get(ref, indices)).res
+                return self.splat(inner, value, self.width)
+
+            if mask is None:
+                parts.append(load(b))
+                continue
+            then = Block()
+            inner = Builder(InsertPoint.at_end(then))
+            inner.insert(scf.YieldOp(load(inner)))
+            otherwise = Block()
+            skipped = Builder(InsertPoint.at_end(otherwise))
+            skipped.insert(scf.YieldOp(self.zeros(skipped, rtype)))
+            active = b.insert(_any(self.row_of(b, mask, row))).results[0]
+            guarded = scf.IfOp(active, [rtype], Region(then), Region(otherwise))
+            parts.append(b.insert(guarded).results[0])
+        return self.join_rows(b, parts)
+
     def clamped(self, indices) -> bool:
         """The last index piecewise, contiguous where it is linear; the others
         uniform."""
@@ -963,6 +1273,8 @@ class _Vectoriser:
         return (
             piecewise is not None
             and piecewise.linear.stride == 1
+            and _zero(piecewise.linear.row_stride)
+            and self.rows == 1
             and all(self.is_uniform(i) for i in outer)
         )
 
@@ -1004,15 +1316,20 @@ class _Vectoriser:
             return
         if self.contiguous(ref, op.indices):
             self.vector_accesses += 1
-            indices = self.contiguous_indices(op.indices)
             value = self.widen(b, op.value)
-            if mask is None:
-                b.insert(vector.StoreOp(value, ref, indices))
-            else:
-                b.insert(vector.MaskedStoreOp(ref, indices, mask, value))
+            for row in range(self.rows):  # a vector per row, in order
+                part, row_mask = value, mask
+                if self.rows > 1:
+                    part = self.row_of(b, value, row)
+                    row_mask = None if mask is None else self.row_of(b, mask, row)
+                indices = self.row_indices(b, op.indices, row)
+                if row_mask is None:
+                    b.insert(vector.StoreOp(part, ref, indices))
+                else:
+                    b.insert(vector.MaskedStoreOp(ref, indices, row_mask, part))
             return
         self.lane_accesses += 1
-        for lane in range(self.width):  # lane by lane, in order
+        for lane in range(self.count):  # lane by lane, in order
 
             def store(inner: Builder, lane=lane) -> None:
                 value = self.lane(inner, op.value, lane)
@@ -1024,7 +1341,7 @@ class _Vectoriser:
     def zeros(self, b: Builder, vtype: VectorType) -> SSAValue:
         element = vtype.get_element_type()
         zero = 0.0 if isinstance(element, AnyFloat) else 0
-        attr = DenseIntOrFPElementsAttr.from_list(vtype, [zero] * self.width)
+        attr = DenseIntOrFPElementsAttr.from_list(vtype, [zero] * vtype.get_shape()[0])
         return b.insert(arith.ConstantOp(attr, vtype)).result
 
     def if_lane(self, b: Builder, mask, lane: int, body, current):
@@ -1170,7 +1487,7 @@ class _Vectoriser:
         self.aligned[lane0] = min(
             self.alignment(start.base), self.alignment(self.scalar(op.step))
         )
-        self.linear[iv] = _Linear(lane0, start.stride)
+        self.linear[iv] = _Linear(lane0, start.stride, start.row_stride)
         for old, new in zip(args, olds, strict=True):
             self.set_vector(old, new)
         inner = Builder(InsertPoint.at_end(block))
@@ -1254,6 +1571,8 @@ class _Vectoriser:
         if (
             start is not None
             and start.stride > 0
+            and isinstance(start.row_stride, int)
+            and start.row_stride >= 0
             and self.is_uniform(op.ub)
             and self.is_uniform(op.step)
         ):

@@ -41,7 +41,10 @@ loop over x split: `@v` runs the whole packets of `W` work-items (x = 0, W, 2W, 
 below `peel_limit = local_size(0) - local_size(0) % W`), the scalar kernel the rest.
 "The vector work-items are executed first, followed by the scalar work-items." With
 a constant local size that is a multiple of `W` (a required work-group size), there
-is no scalar loop: the spec's "Vector only" mode.
+is no scalar loop: the spec's "Vector only" mode. A vectorised kernel of `R` rows
+(`mux.vecz_rows = R`, ours) runs packets of `W` x `R` work-items: the loop over y
+steps by `R`, and after each packet row the scalar kernel runs the rest of each of
+its `R` rows.
 
 **Barriers** (compiler-pipeline-overview.txt, "Barrier Scheduling"): "all work-items
 in the work-group need to execute the first barrier region before beginning the
@@ -235,15 +238,18 @@ class _WorkGroup:
         body: Callable[[Builder, SSAValue | None], None],
         schedule: BarrierSchedule = BarrierSchedule.UNORDERED,
         linear_id: bool = True,
-        vector: tuple[int, Callable[[Builder], None]] | None = None,
+        vector: tuple[int, int, Callable[[Builder], None]] | None = None,
     ) -> None:
         """Runs `body(builder, local_linear_id)` once per work-item, in the order of
         `schedule`: unordered is the work-item order, linear is x innermost, once is
         work-item 0 alone. Without `linear_id` (and sub-groups, which need it), the
-        body gets None. With `vector` (a width `W` and a body for `W` work-items;
-        dimension 0 innermost, no linear id) the loop over x runs that body at x = 0,
-        W, 2W, ... while a whole packet of `W` work-items fits, and `body` for the
-        rest (the spec's "Vector + Scalar" scheduling)."""
+        body gets None. With `vector` (a width `W`, a number of rows `R` and a body
+        for `W` work-items in each of `R` rows; dimension 0 innermost, no linear id)
+        the loop over x runs that body at x = 0, W, 2W, ... while a whole packet of
+        `W` work-items fits, and `body` for the rest (the spec's "Vector + Scalar"
+        scheduling); with `R` > 1 the loop over y steps by `R` (a multiple of `R`
+        rows, constant sizes: `run-vecz` checked), the rest of each of the `R` rows
+        scalar."""
         ids: dict[int, SSAValue] = {}
         unlooped = (
             range(3) if schedule is BarrierSchedule.ONCE else range(self.max_dim, 3)
@@ -282,9 +288,13 @@ class _WorkGroup:
                 body_builder.insert(mux.SetLocalIdOp(self.dims[d], iv))
                 loop(level - 1, body_builder)
 
+            if level == 1 and vector is not None and vector[1] > 1:
+                assert d == 1 and looped[0] == 0
+                packet_rows(inner, *vector)
+                return
             if level == 0 and vector is not None:
                 assert d == 0 and not (linear_id or self.sub_groups)
-                width, vector_body = vector
+                width, _, vector_body = vector
 
                 def packet(body_builder: Builder, iv: SSAValue) -> None:
                     body_builder.insert(mux.SetLocalIdOp(self.dims[0], iv))
@@ -304,6 +314,48 @@ class _WorkGroup:
                 return
             step = self.x_step if d == 0 and self.x_step is not None else self.one
             build_for(inner, self.zero, self.sizes[d], step, loop_body, "xyz"[d])
+
+        def packet_rows(
+            inner: Builder, width: int, rows: int, vector_body: Callable
+        ) -> None:
+            """y = 0, R, 2R, ...: packets of `W` x `R` work-items, then the scalar
+            kernel for the rest of each row."""
+            size_x, size_y = (constant_int(s) for s in self.sizes[:2])
+            if size_x is None or size_y is None or size_y % rows:
+                raise PassError(
+                    f"work-item-loops: a vectorised kernel of {rows} rows needs a "
+                    "required work-group size whose y is a multiple of them"
+                )
+            whole = const(inner, size_x - size_x % width)
+            whole.name_hint = "peel_limit"
+
+            def scalar_x(body_builder: Builder, x: SSAValue) -> None:
+                ids[0] = x
+                body_builder.insert(mux.SetLocalIdOp(self.dims[0], x))
+                innermost(body_builder)
+
+            def packet(body_builder: Builder, x: SSAValue) -> None:
+                body_builder.insert(mux.SetLocalIdOp(self.dims[0], x))
+                vector_body(body_builder)
+
+            def rest_of_row(body_builder: Builder, y: SSAValue) -> None:
+                ids[1] = y
+                body_builder.insert(mux.SetLocalIdOp(self.dims[1], y))
+                build_for(body_builder, whole, self.sizes[0], self.one, scalar_x, "x")
+
+            def packet_row(body_builder: Builder, y: SSAValue) -> None:
+                ids[1] = y
+                body_builder.insert(mux.SetLocalIdOp(self.dims[1], y))
+                step = const(body_builder, width)
+                build_for(body_builder, self.zero, whole, step, packet, "x")
+                if size_x % width:
+                    last = const(body_builder, rows)
+                    end = body_builder.insert(arith.AddiOp(y, last)).result
+                    build_for(body_builder, y, end, self.one, rest_of_row, "y")
+
+            build_for(
+                inner, self.zero, self.sizes[1], const(inner, rows), packet_row, "y"
+            )
 
         loop(len(looped) - 1, b)
 
@@ -392,15 +444,16 @@ def _vector_kernel(
 
 def _vectorised(
     module: ModuleOp, kernel: func.FuncOp, args: list[SSAValue]
-) -> tuple[int, Callable[[Builder], None]] | None:
-    """The width of `kernel`'s vectorised version and a body calling it, if it has
-    one."""
+) -> tuple[int, int, Callable[[Builder], None]] | None:
+    """The width and rows of `kernel`'s vectorised version and a body calling it, if
+    it has one."""
     vector = _vector_kernel(module, kernel)
     if vector is None:
         return None
     width, function = vector
+    rows = mux_attrs.VECZ_ROWS.get(function) or 1
     name = function.sym_name.data
-    return width, lambda b: b.insert(func.CallOp(name, args, []))
+    return width, rows, lambda b: b.insert(func.CallOp(name, args, []))
 
 
 def _schedule(

@@ -625,3 +625,89 @@ def test_loop_from_a_linear_bound_under_a_mask_accesses_whole_vectors(width):
     names = [op.name for op in module.walk()]
     assert names.count("vector.maskedload") == 1
     assert "scf.while" not in names
+
+
+# Packets of rows (`run-vecz`'s `rows`, chosen by the cost model for a loop carrying
+# per-lane values): out[y][x] = w[y] * (in[y][x] + in[y][x + 1] + ... + in[y][x+n-1])
+# for x < width, y < height. `in[y][x + k]` is contiguous in each row and differs
+# between rows (a vector load per row), `w[y]` is the same along each row (a scalar
+# load per row), the store is one vector per row.
+ROWS = """
+func.func @rows(%in: memref<?x64xi32, 1>, %w: memref<?xi32, 1>,
+                %out: memref<?x64xi32, 1>, %n: index, %width: index,
+                %height: index) attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %d1 = arith.constant 1 : i32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0 : i32
+  %x = mux.get_global_id %d0
+  %y = mux.get_global_id %d1
+  %x_in = arith.cmpi ult, %x, %width : index
+  %y_in = arith.cmpi ult, %y, %height : index
+  %inside = arith.andi %x_in, %y_in : i1
+  scf.if %inside {
+    %wy = memref.load %w[%y] : memref<?xi32, 1>
+    %s = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (i32) {
+      %at = arith.addi %x, %k : index
+      %v = memref.load %in[%y, %at] : memref<?x64xi32, 1>
+      %vw = arith.muli %v, %wy : i32
+      %next = arith.addi %acc, %vw : i32
+      scf.yield %next : i32
+    }
+    memref.store %s, %out[%y, %x] : memref<?x64xi32, 1>
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("local", "rows"),
+    [
+        ((16, 4), 4),
+        ((12, 4), 4),  # packets of 8 and the rest of each row scalar
+        ((24, 8), 4),  # two packet rows per group, a scalar rest of 8 per row
+        ((8, 8), 4),
+        ((16, 2), 1),  # y not a multiple of 4: one row
+    ],
+)
+def test_rows(local, rows):
+    width, height, n = 37, 19, 9
+    rng = np.random.default_rng(3)
+    data = rng.integers(-50, 50, (height + 8, 64)).astype(np.int32)
+    weights = rng.integers(-3, 4, height + 8).astype(np.int32)
+    sums = np.array(
+        [[data[y, x : x + n].sum() for x in range(64 - n)] for y in range(height)]
+    )
+    expected = np.full((height + 8, 64), -1, np.int32)
+    expected[:height, :width] = (weights[:height, None] * sums)[:, :width]
+    kernel = mux.compile(ROWS).kernel("rows")
+    whole = tuple(-(-s // g) * g for s, g in zip((width, height), local, strict=True))
+    for global_size in (whole, (width, height)):  # whole groups, and not
+        out = np.full((height + 8, 64), -1, np.int32)
+        kernel(
+            data,
+            weights,
+            out,
+            n,
+            width,
+            height,
+            global_size=global_size,
+            local_size=local,
+        )
+        np.testing.assert_array_equal(out, expected)
+    module = parse_cached(ROWS, "<rows>").clone()
+    HostPipeline(kernel="rows", local_sizes=local, to_llvm=False).apply(
+        context(), module
+    )
+    (vectorised,) = [
+        f
+        for f in module.ops
+        if isinstance(f, func.FuncOp) and mux_attrs.VECZ_DERIVED.get(f) is not None
+    ]
+    assert (mux_attrs.VECZ_ROWS.get(vectorised) or 1) == rows
+    names = [op.name for op in vectorised.walk()]
+    assert names.count("vector.maskedload") == rows  # in[y + j][x + k], per row
+    assert names.count("vector.maskedstore") == rows  # out[y + j][x], per row
+    assert names.count("memref.load") == rows  # w[y + j], per row

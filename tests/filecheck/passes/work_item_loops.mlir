@@ -172,3 +172,38 @@ func.func private @__vecz_v8_vo(%out: memref<?xi32, 1>)
     attributes {mux.vecz_derived = [8 : i32, "vo"]} {
   func.return
 }
+
+// -----
+
+// A vectorised kernel of 2 rows (mux.vecz_rows) of 8 work-items: the loop over y
+// steps by 2; for each pair of rows the vectorised kernel runs the whole packets,
+// then the scalar kernel the rest of each of the 2 rows (x from 8 to 12).
+// CHECK-LABEL: func.func @"vr.mux-barrier-wrapper"
+// CHECK:           %peel_limit = arith.constant 8 : index
+// CHECK-NEXT:      %[[ROWS:.*]] = arith.constant 2 : index
+// CHECK-NEXT:      scf.for %y = %[[ZERO:.*]] to %{{.*}} step %[[ROWS]] {
+// CHECK-NEXT:        mux.set_local_id %[[D1:.*]], %y
+// CHECK-NEXT:        %[[W:.*]] = arith.constant 8 : index
+// CHECK-NEXT:        scf.for %x = %[[ZERO]] to %peel_limit step %[[W]] {
+// CHECK-NEXT:          mux.set_local_id %[[D0:.*]], %x
+// CHECK-NEXT:          func.call @__vecz_v8x2_vr(%out) : (memref<?xi32, 1 : i64>) -> ()
+// CHECK-NEXT:        }
+// CHECK-NEXT:        %[[R:.*]] = arith.constant 2 : index
+// CHECK-NEXT:        %[[END:.*]] = arith.addi %y, %[[R]] : index
+// CHECK-NEXT:        scf.for %[[Y:.*]] = %y to %[[END]] step %[[ONE:.*]] {
+// CHECK-NEXT:          mux.set_local_id %[[D1]], %[[Y]]
+// CHECK-NEXT:          scf.for %[[X:.*]] = %peel_limit to %[[SX:.*]] step %[[ONE]] {
+// CHECK-NEXT:            mux.set_local_id %[[D0]], %[[X]]
+// CHECK-NEXT:            func.call @vr(%out) : (memref<?xi32, 1 : i64>) -> ()
+// CHECK-NEXT:          }
+// CHECK-NEXT:        }
+// CHECK-NEXT:      }
+func.func @vr(%out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point",
+    mux.reqd_work_group_size = array<i32: 12, 4, 1>,
+    mux.vecz_base = [8 : i32, "__vecz_v8x2_vr"]} {
+  func.return
+}
+func.func private @__vecz_v8x2_vr(%out: memref<?xi32, 1>)
+    attributes {mux.vecz_derived = [8 : i32, "vr"], mux.vecz_rows = 2 : i32} {
+  func.return
+}

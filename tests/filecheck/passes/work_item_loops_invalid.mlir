@@ -28,3 +28,7 @@ func.func @calls_collective(%x: i32) attributes {mux.kernel = "entry-point"} {
 // its width: there is no scalar tail for it.
 // RUN: not mux-opt %S/Inputs/vecz_barrier_tail.mlir -p work-item-loops 2>&1 | filecheck %s --check-prefix=TAIL
 // TAIL: work-item-loops: kernel 'tail' has barriers and a vectorised version of width 8, but no required work-group size whose x is a multiple of it (a vectorised kernel with barriers runs alone)
+//
+// A vectorised kernel of rows needs a required size whose y is a multiple of them.
+// RUN: not mux-opt %S/Inputs/vecz_rows_odd.mlir -p work-item-loops 2>&1 | filecheck %s --check-prefix=ROWS
+// ROWS: work-item-loops: a vectorised kernel of 2 rows needs a required work-group size whose y is a multiple of them
