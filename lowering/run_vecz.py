@@ -811,6 +811,22 @@ class _Vectoriser:
             and all(self.is_uniform(o) for o in op.operands)
         )
 
+    def known_int(self, value: SSAValue) -> int | None:
+        """The value of `value`, a scalar of the new function, if it is known: a
+        constant, or the local size of a kernel with a required work-group size
+        (`work-item-loops` and `define-mux-builtins` use that size)."""
+        constant = constant_int(value)
+        if constant is not None:
+            return constant
+        op = value.owner
+        if not isinstance(op, mux.GetLocalSizeOp | mux.GetEnqueuedLocalSizeOp):
+            return None
+        reqd = mux_attrs.REQD_WORK_GROUP_SIZE.get(self.kernel)
+        dim = constant_int(op.dim)
+        if reqd is None or dim is None or not 0 <= dim < len(reqd):
+            return None
+        return reqd[dim]
+
     def alignment(self, value: SSAValue) -> int:
         """A power of 2 (at most 2^32) that divides `value`, a scalar integer of the
         new function, from the ops that define it: constants, sums, products, the
@@ -828,11 +844,8 @@ class _Vectoriser:
             found = min(self.alignment(op.lhs), self.alignment(op.rhs))
         elif isinstance(op, arith.IndexCastOp):
             found = self.alignment(op.input)
-        elif isinstance(op, mux.GetLocalSizeOp | mux.GetEnqueuedLocalSizeOp):
-            reqd = mux_attrs.REQD_WORK_GROUP_SIZE.get(self.kernel)
-            dim = constant_int(op.dim)
-            if reqd is not None and dim is not None and 0 <= dim < len(reqd):
-                found = reqd[dim] & -reqd[dim]
+        elif (size := self.known_int(value)) is not None:
+            found = size & -size
         found = min(found, _MAX_ALIGNMENT)
         self.aligned[value] = found
         return found
@@ -1025,7 +1038,7 @@ class _Vectoriser:
             return False
         type_ = lhs.type
         d = self.scalar(rhs)
-        divisor = constant_int(d)
+        divisor = self.known_int(d)
         if (
             divisor is not None
             and divisor > 0

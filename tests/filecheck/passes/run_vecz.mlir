@@ -275,3 +275,33 @@ func.func @any_rows(%in: memref<?xf32, 1>, %tile: memref<64xf32, 3>)
   }
   func.return
 }
+
+// -----
+
+// A division by a local size, known from the required work-group size (8x8): the
+// first lane's linear id is a multiple of 8, so the quotient is the same in every
+// lane and the remainder is linear: the store is to a whole vector (transpose's
+// `l / size_y`, `l % size_y`).
+// CHECK-LABEL: func.func private @__vecz_v8_by_size(
+// CHECK:         %i = arith.divui %l, %sy : index
+// CHECK-NEXT:    %j = arith.remui %l, %sy : index
+// CHECK:         vector.store %{{.*}}, %out[%{{.*}}] : memref<?xi32, 1 : i64>, vector<8xi32>
+func.func @by_size(%out: memref<?xi32, 1>, %n: index)
+    attributes {mux.kernel = "entry-point",
+                mux.reqd_work_group_size = array<i32: 8, 8, 1>} {
+  %d0 = arith.constant 0 : i32
+  %d1 = arith.constant 1 : i32
+  %lx = mux.get_local_id %d0
+  %ly = mux.get_local_id %d1
+  %sx = mux.get_local_size %d0
+  %sy = mux.get_local_size %d1
+  %row = arith.muli %ly, %sx : index
+  %l = arith.addi %row, %lx : index
+  %i = arith.divui %l, %sy : index
+  %j = arith.remui %l, %sy : index
+  %start = arith.muli %i, %n : index
+  %at = arith.addi %start, %j : index
+  %v = arith.index_cast %at : index to i32
+  memref.store %v, %out[%at] : memref<?xi32, 1>
+  func.return
+}
