@@ -36,9 +36,13 @@ llvm.func internal @load_local(%i: i64) -> f32 attributes {passthrough = ["alway
 // CHECK-LABEL: define void @"vadd"(ptr noalias %"a", ptr noalias %"b", ptr noalias %"c", i64 %"n")
 // CHECK-NOT: addrspace
 // CHECK: phi i64 [0, %"bb0"]
+// CHECK: br i1 {{.*}}, label %"bb2", label %"bb3"
+// CHECK-NOT: !llvm.loop
 // CHECK: getelementptr inbounds float, ptr %"a"
 // CHECK: fadd float
 // CHECK: store float
+// The branch back to the loop's header carries the loop's metadata (LOOP_HINTS).
+// CHECK: br label %"bb1", !llvm.loop ![[LOOP:[0-9]+]]
 // CHECK: ret void
 llvm.func @vadd(%a: !llvm.ptr<1> {llvm.noalias}, %b: !llvm.ptr<1> {llvm.noalias},
                 %c: !llvm.ptr<1> {llvm.noalias}, %n: i64) {
@@ -137,3 +141,8 @@ llvm.func @lanes(%a: vector<4xf32>, %b: vector<4xf32>) -> vector<4xf32> {
   %t = llvmx.select %u, %b, %s : vector<4xi1>, vector<4xf32>
   llvm.return %t : vector<4xf32>
 }
+
+// The metadata of the loops, after the functions: a loop id that refers to itself
+// and the hint, no unrolling at run time.
+// CHECK: ![[HINT:[0-9]+]] = !{ !"llvm.loop.unroll.runtime.disable" }
+// CHECK-NEXT: ![[LOOP]] = !{ ![[LOOP]], ![[HINT]] }
