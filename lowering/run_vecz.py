@@ -25,7 +25,8 @@ a load that is the same in every row (`B[k][x + i]`) is made once for the `R`
 rows, a load that is the same along each row (`A[y + j][k]`) once per row, and the
 `R` chains of adds are independent. It needs a required work-group size whose y is
 a multiple of `R`, dimension 1 looped right outside dimension 0, and no barriers;
-the cost model falls back to one row otherwise.
+the cost model falls back to one row otherwise, and when rows would leave accesses
+lane by lane (clamped loads are whole vectors in one row only).
 
 How each value of `@k` is carried over the `W` lanes:
 
@@ -207,6 +208,10 @@ class RunVeczPass(ModulePass):
                 rows = self.rows or auto_rows(kernel, varying)
                 try:
                     vectoriser, vectorised = _vectorise(kernel, width, rows, varying)
+                    if not self.rows and rows > 1 and vectoriser.lane_accesses:
+                        # rows make clamped accesses lane by lane: one row is better
+                        vectorised.erase()
+                        raise _Unsupported("accesses lane by lane in rows")
                 except _Unsupported:
                     if self.rows or rows == 1:
                         raise

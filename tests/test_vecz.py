@@ -711,3 +711,55 @@ def test_rows(local, rows):
     assert names.count("vector.maskedload") == rows  # in[y + j][x + k], per row
     assert names.count("vector.maskedstore") == rows  # out[y + j][x], per row
     assert names.count("memref.load") == rows  # w[y + j], per row
+
+
+# A loop over taps with a clamped neighbour: out[y][x] = in[y][max(x - 1, 0)] +
+# in[y][x] + in[y][x + 1], summed by a loop (a chain of adds, so the cost model
+# would take rows). The clamped load is a whole vector in one row but lane by lane
+# in rows: the cost model keeps one row.
+TAPS = """
+func.func @taps(%in: memref<?x40xi32, 1>, %out: memref<?x32xi32, 1>)
+    attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %d1 = arith.constant 1 : i32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0 : i32
+  %x = mux.get_global_id %d0
+  %y = mux.get_global_id %d1
+  %s = scf.for %t = %c0 to %c3 step %c1 iter_args(%acc = %zero) -> (i32) {
+    %xt = arith.addi %x, %t : index
+    %xm = arith.subi %xt, %c1 : index
+    %at = arith.maxsi %xm, %c0 : index
+    %v = memref.load %in[%y, %at] : memref<?x40xi32, 1>
+    %next = arith.addi %acc, %v : i32
+    scf.yield %next : i32
+  }
+  memref.store %s, %out[%y, %x] : memref<?x32xi32, 1>
+  func.return
+}
+"""
+
+
+def test_rows_fall_back_to_one_row_for_clamped_loads():
+    module = parse_cached(TAPS, "<taps>").clone()
+    HostPipeline(kernel="taps", local_sizes=(16, 4), to_llvm=False).apply(
+        context(), module
+    )
+    (vectorised,) = [
+        f
+        for f in module.ops
+        if isinstance(f, func.FuncOp) and mux_attrs.VECZ_DERIVED.get(f) is not None
+    ]
+    assert mux_attrs.VECZ_ROWS.get(vectorised) is None
+    names = [op.name for op in vectorised.walk()]
+    assert "memref.load" in names and "vector.maskedload" in names  # the clamp
+    rng = np.random.default_rng(9)
+    data = rng.integers(-9, 9, (8, 40)).astype(np.int32)
+    left = np.concatenate([data[:, :1], data[:, :31]], axis=1)
+    expected = left + data[:, :32] + data[:, 1:33]
+    out = np.full((8, 32), -1, np.int32)
+    kernel = mux.compile(TAPS).kernel("taps")
+    kernel(data, out, global_size=(32, 8), local_size=(16, 4))
+    np.testing.assert_array_equal(out, expected)
