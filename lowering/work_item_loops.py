@@ -259,6 +259,12 @@ class _WorkGroup:
             ids[d] = self.zero
         order = (0, 1, 2) if schedule is BarrierSchedule.LINEAR else self.order
         looped = [d for d in order if d not in ids]
+        if vector is not None and vector[1] > 1 and looped[:2] != [0, 1]:
+            raise PassError(
+                f"work-item-loops: a vectorised kernel of {vector[1]} rows needs "
+                "dimension 1 looped right outside dimension 0 (mux.work_item_order, "
+                "mux.max_work_dim)"
+            )
 
         def innermost(inner: Builder) -> None:
             if not (linear_id or self.sub_groups):
@@ -289,7 +295,6 @@ class _WorkGroup:
                 loop(level - 1, body_builder)
 
             if level == 1 and vector is not None and vector[1] > 1:
-                assert d == 1 and looped[0] == 0
                 packet_rows(inner, *vector)
                 return
             if level == 0 and vector is not None:
@@ -505,6 +510,12 @@ def _schedule(
     vector = _vector_kernel(module, kernel)
     if vector is not None:  # "Vector only": no scalar tail with barriers
         width, vector_kernel = vector
+        if (mux_attrs.VECZ_ROWS.get(vector_kernel) or 1) > 1:
+            raise PassError(
+                f"work-item-loops: kernel '{name}' has barriers and a vectorised "
+                "version of more than one row (mux.vecz_rows): packets with barriers "
+                "are one row"
+            )
         size = constant_int(group.sizes[0])
         if size is None or size % width:
             raise PassError(

@@ -32,3 +32,11 @@ func.func @calls_collective(%x: i32) attributes {mux.kernel = "entry-point"} {
 // A vectorised kernel of rows needs a required size whose y is a multiple of them.
 // RUN: not mux-opt %S/Inputs/vecz_rows_odd.mlir -p work-item-loops 2>&1 | filecheck %s --check-prefix=ROWS
 // ROWS: work-item-loops: a vectorised kernel of 2 rows needs a required work-group size whose y is a multiple of them
+//
+// ... and dimension 1 looped right outside dimension 0.
+// RUN: not mux-opt %S/Inputs/vecz_rows_1d.mlir -p work-item-loops 2>&1 | filecheck %s --check-prefix=ROWS1D
+// ROWS1D: work-item-loops: a vectorised kernel of 2 rows needs dimension 1 looped right outside dimension 0 (mux.work_item_order, mux.max_work_dim)
+//
+// Packets with barriers are one row.
+// RUN: not mux-opt %S/Inputs/vecz_rows_barrier.mlir -p work-item-loops 2>&1 | filecheck %s --check-prefix=ROWSBAR
+// ROWSBAR: work-item-loops: kernel 'tiles' has barriers and a vectorised version of more than one row (mux.vecz_rows): packets with barriers are one row
