@@ -64,6 +64,24 @@ def mixed_expected(data: np.ndarray, n: int, limit: int, size: int) -> np.ndarra
     return out
 
 
+def vectorised_for(
+    source: str, kernel: str, local_sizes, vecz_width: int = 0
+) -> func.FuncOp:
+    """The vectorised function of `kernel` in `source`, through the host pipeline
+    (without the conversion to LLVM) for a launch of `local_sizes`."""
+    module = parse_cached(source, f"<{kernel}>").clone()
+    pipeline = HostPipeline(
+        kernel=kernel, local_sizes=local_sizes, vecz_width=vecz_width, to_llvm=False
+    )
+    pipeline.apply(context(), module)
+    (vectorised,) = [
+        f
+        for f in module.ops
+        if isinstance(f, func.FuncOp) and mux_attrs.VECZ_DERIVED.get(f) is not None
+    ]
+    return vectorised
+
+
 @pytest.fixture(scope="module")
 def mixed():
     return mux.compile(MIXED, vecz_width=8).kernel("mixed")
@@ -519,15 +537,8 @@ def test_loop_from_a_linear_bound(width, groups, local, n):
 
 
 def test_loop_from_a_linear_bound_accesses_whole_vectors():
-    module = parse_cached(SPREAD, "<spread>").clone()
-    HostPipeline(kernel="spread", local_sizes=(16, 2), to_llvm=False).apply(
-        context(), module
-    )
-    (vectorised,) = [
-        f
-        for f in module.ops
-        if isinstance(f, func.FuncOp) and f.sym_name.data == "__vecz_v8_spread"
-    ]
+    vectorised = vectorised_for(SPREAD, "spread", (16, 2))
+    assert vectorised.sym_name.data == "__vecz_v8_spread"
     names = [op.name for op in vectorised.walk()]
     assert names.count("vector.maskedload") == 1
     assert names.count("vector.maskedstore") == 1
@@ -617,12 +628,8 @@ def test_loop_from_a_linear_bound_under_a_mask_accesses_whole_vectors(width):
     """With groups of 16x2 (the first lane's value a multiple of 8 and of 16), the
     guarded loop is the scalar loop of `emit_linear_for`, not an `scf.while` on
     vectors, and its load is to a whole vector."""
-    module = parse_cached(GUARDED_SPREAD, "<guarded_spread>").clone()
-    pipeline = HostPipeline(
-        kernel="guarded_spread", local_sizes=(16, 2), vecz_width=width, to_llvm=False
-    )
-    pipeline.apply(context(), module)
-    names = [op.name for op in module.walk()]
+    vectorised = vectorised_for(GUARDED_SPREAD, "guarded_spread", (16, 2), width)
+    names = [op.name for op in vectorised.walk()]
     assert names.count("vector.maskedload") == 1
     assert "scf.while" not in names
 
@@ -697,15 +704,7 @@ def test_rows(local, rows):
             local_size=local,
         )
         np.testing.assert_array_equal(out, expected)
-    module = parse_cached(ROWS, "<rows>").clone()
-    HostPipeline(kernel="rows", local_sizes=local, to_llvm=False).apply(
-        context(), module
-    )
-    (vectorised,) = [
-        f
-        for f in module.ops
-        if isinstance(f, func.FuncOp) and mux_attrs.VECZ_DERIVED.get(f) is not None
-    ]
+    vectorised = vectorised_for(ROWS, "rows", local)
     assert (mux_attrs.VECZ_ROWS.get(vectorised) or 1) == rows
     names = [op.name for op in vectorised.walk()]
     assert names.count("vector.maskedload") == rows  # in[y + j][x + k], per row
@@ -743,15 +742,7 @@ func.func @taps(%in: memref<?x40xi32, 1>, %out: memref<?x32xi32, 1>)
 
 
 def test_rows_fall_back_to_one_row_for_clamped_loads():
-    module = parse_cached(TAPS, "<taps>").clone()
-    HostPipeline(kernel="taps", local_sizes=(16, 4), to_llvm=False).apply(
-        context(), module
-    )
-    (vectorised,) = [
-        f
-        for f in module.ops
-        if isinstance(f, func.FuncOp) and mux_attrs.VECZ_DERIVED.get(f) is not None
-    ]
+    vectorised = vectorised_for(TAPS, "taps", (16, 4))
     assert mux_attrs.VECZ_ROWS.get(vectorised) is None
     names = [op.name for op in vectorised.walk()]
     assert "memref.load" in names and "vector.maskedload" in names  # the clamp
