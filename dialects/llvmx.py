@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
-from xdsl.dialects.llvm import LLVMPointerType, LLVMStructType
+from xdsl.dialects.llvm import FCmpPredicateFlag, LLVMPointerType, LLVMStructType
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import (
     Attribute,
@@ -234,21 +234,8 @@ class FreezeOp(IRDLOperation):
         super().__init__(operands=[val], result_types=[SSAValue.get(val).type])
 
 
-FCMP_PREDICATES = (
-    "oeq",
-    "ogt",
-    "oge",
-    "olt",
-    "ole",
-    "one",
-    "ord",
-    "ueq",
-    "ugt",
-    "uge",
-    "ult",
-    "ule",
-    "une",
-    "uno",
+FCMP_PREDICATES = tuple(
+    flag.value for flag in FCmpPredicateFlag if not flag.value.startswith("_")
 )
 """LLVM's `fcmp` conditions but the constant ones (`false`, `true`)."""
 

@@ -31,8 +31,8 @@ lane by lane (clamped loads are whole vectors in one row only).
 How each value of `@k` is carried over the `W` lanes:
 
 - **uniform** (the same in every lane): one scalar, computed as in `@k`. Constants,
-  arguments, work-group queries, `get_local_id`/`get_global_id` of dimensions 1 and 2
-  (a packet lies within one row), loads from a uniform address, and pure ops
+  arguments, work-group queries, `get_local_id`/`get_global_id` of dimension 2 and,
+  for packets of one row, of dimension 1, loads from a uniform address, and pure ops
   (`arith`, `math`) of uniform operands.
 - **linear**: `base + stride * i + row_stride * j` in lane `i + W * j` for an
   integer `base` (lane 0's value), a constant `stride` and a `row_stride` that is a
@@ -205,17 +205,7 @@ class RunVeczPass(ModulePass):
                 _check_schedule(kernel, width)
                 if not self.width:
                     _check_no_barrier_in_while(kernel)
-                rows = self.rows or auto_rows(kernel, varying)
-                try:
-                    vectoriser, vectorised = _vectorise(kernel, width, rows, varying)
-                    if not self.rows and rows > 1 and vectoriser.lane_accesses:
-                        # rows make clamped accesses lane by lane: one row is better
-                        vectorised.erase()
-                        raise _Unsupported("accesses lane by lane in rows")
-                except _Unsupported:
-                    if self.rows or rows == 1:
-                        raise
-                    vectoriser, vectorised = _vectorise(kernel, width, 1, varying)
+                vectoriser, vectorised = _vectorise(kernel, width, self.rows, varying)
                 if not self.width:
                     _check_worth_it(vectoriser, vectorised)
             except _Unsupported as e:
@@ -232,6 +222,21 @@ class RunVeczPass(ModulePass):
 def _vectorise(
     kernel: func.FuncOp, width: int, rows: int, varying: set[SSAValue]
 ) -> tuple[_Vectoriser, func.FuncOp]:
+    """`kernel` vectorised with `rows` rows (0: the cost model's, `auto_rows`, or one
+    row where those are not possible or would leave accesses lane by lane, as
+    clamped loads are in rows)."""
+    if not rows:
+        rows = auto_rows(kernel, varying)
+        if rows > 1:
+            try:
+                vectoriser, vectorised = _vectorise(kernel, width, rows, varying)
+            except _Unsupported:
+                pass
+            else:
+                if not vectoriser.lane_accesses:
+                    return vectoriser, vectorised
+                vectorised.erase()
+        rows = 1
     if rows > 1:
         _check_rows(kernel, rows)
         varying = _varying_values(kernel, rows)
@@ -1473,12 +1478,7 @@ class _Vectoriser:
         self.set_vector(iv, after.args[0])
         for old, new in zip(args, after.args[1:], strict=True):
             self.set_vector(old, new)
-        self.emit_block(inner, op.body.block, lanes)
-        values = [self.widen(inner, v) for v in _yield(op.body).operands]
-        kept = [
-            inner.insert(llvmx.SelectOp(lanes, new, old)).res
-            for new, old in zip(values, after.args[1:], strict=True)
-        ]
+        kept = self.masked_body(inner, op, lanes, after.args[1:])
         next_iv = inner.insert(arith.AddiOp(after.args[0], step)).result
         inner.insert(scf.YieldOp(next_iv, *kept))
         new = b.insert(scf.WhileOp(inits, types, Region(before), Region(after)))
@@ -1514,14 +1514,14 @@ class _Vectoriser:
         ivs = self.materialise(inner, self.linear[iv])
         lanes = inner.insert(llvm.ICmpOp(ivs, self.widen(inner, op.ub), slt)).res
         if mask is None:
-            kept = self.linear_for_body(inner, op, lanes, olds)
+            kept = self.masked_body(inner, op, lanes, olds)
         else:
             lanes = inner.insert(arith.AndIOp(mask, lanes)).result
             active = inner.insert(_any(lanes)).results[0]
             then = Block()
             then_builder = Builder(InsertPoint.at_end(then))
             then_builder.insert(
-                scf.YieldOp(*self.linear_for_body(then_builder, op, lanes, olds))
+                scf.YieldOp(*self.masked_body(then_builder, op, lanes, olds))
             )
             otherwise = Block()
             Builder(InsertPoint.at_end(otherwise)).insert(scf.YieldOp(*olds))
@@ -1533,11 +1533,11 @@ class _Vectoriser:
         for old, result in zip(op.results, new.results, strict=True):
             self.set_vector(old, result)
 
-    def linear_for_body(
+    def masked_body(
         self, b: Builder, op: scf.ForOp, lanes: SSAValue, olds
     ) -> list[SSAValue]:
-        """The body of `emit_linear_for`'s loop under `lanes`: the values it carries
-        on, new in `lanes` and `olds` in the other lanes."""
+        """The body of loop `op` under `lanes` (the lanes still iterating): the
+        values it carries on, new in `lanes` and `olds` in the other lanes."""
         self.emit_block(b, op.body.block, lanes)
         values = [self.widen(b, v) for v in _yield(op.body).operands]
         return [

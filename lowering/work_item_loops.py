@@ -247,8 +247,8 @@ class _WorkGroup:
         for `W` work-items in each of `R` rows; dimension 0 innermost, no linear id)
         the loop over x runs that body at x = 0, W, 2W, ... while a whole packet of
         `W` work-items fits, and `body` for the rest (the spec's "Vector + Scalar"
-        scheduling); with `R` > 1 the loop over y steps by `R` (a multiple of `R`
-        rows, constant sizes: `run-vecz` checked), the rest of each of the `R` rows
+        scheduling); with `R` > 1 the loop over y steps by `R` (constant sizes, y a
+        multiple of `R`, else a PassError), the rest of each of the `R` rows
         scalar."""
         ids: dict[int, SSAValue] = {}
         unlooped = (
@@ -300,25 +300,38 @@ class _WorkGroup:
             if level == 0 and vector is not None:
                 assert d == 0 and not (linear_id or self.sub_groups)
                 width, _, vector_body = vector
-
-                def packet(body_builder: Builder, iv: SSAValue) -> None:
-                    body_builder.insert(mux.SetLocalIdOp(self.dims[0], iv))
-                    vector_body(body_builder)
-
-                step = const(inner, width)
                 size = constant_int(self.sizes[0])
+                step = const(inner, width)
                 if size is not None and size % width == 0:  # "Vector only"
-                    build_for(inner, self.zero, self.sizes[0], step, packet, "x")
+                    packets(inner, self.sizes[0], step, vector_body)
                     return
                 # peel_limit = size - size % width: the work-items of whole packets
                 peel = inner.insert(arith.RemUIOp(self.sizes[0], step)).result
                 limit = inner.insert(arith.SubiOp(self.sizes[0], peel)).result
                 limit.name_hint = "peel_limit"
-                build_for(inner, self.zero, limit, step, packet, "x")
-                build_for(inner, limit, self.sizes[0], self.one, loop_body, "x")
+                packets(inner, limit, step, vector_body)
+                build_for(inner, limit, self.sizes[0], self.one, scalar_x, "x")
                 return
             step = self.x_step if d == 0 and self.x_step is not None else self.one
             build_for(inner, self.zero, self.sizes[d], step, loop_body, "xyz"[d])
+
+        def scalar_x(body_builder: Builder, x: SSAValue) -> None:
+            """Work-item x of the innermost loop, dimension 0."""
+            ids[0] = x
+            body_builder.insert(mux.SetLocalIdOp(self.dims[0], x))
+            innermost(body_builder)
+
+        def packets(
+            inner: Builder, limit: SSAValue, step: SSAValue, vector_body: Callable
+        ) -> None:
+            """x = 0, W, 2W, ... below `limit` (`step` is W): the vectorised
+            kernel."""
+
+            def packet(body_builder: Builder, x: SSAValue) -> None:
+                body_builder.insert(mux.SetLocalIdOp(self.dims[0], x))
+                vector_body(body_builder)
+
+            build_for(inner, self.zero, limit, step, packet, "x")
 
         def packet_rows(
             inner: Builder, width: int, rows: int, vector_body: Callable
@@ -334,15 +347,6 @@ class _WorkGroup:
             whole = const(inner, size_x - size_x % width)
             whole.name_hint = "peel_limit"
 
-            def scalar_x(body_builder: Builder, x: SSAValue) -> None:
-                ids[0] = x
-                body_builder.insert(mux.SetLocalIdOp(self.dims[0], x))
-                innermost(body_builder)
-
-            def packet(body_builder: Builder, x: SSAValue) -> None:
-                body_builder.insert(mux.SetLocalIdOp(self.dims[0], x))
-                vector_body(body_builder)
-
             def rest_of_row(body_builder: Builder, y: SSAValue) -> None:
                 ids[1] = y
                 body_builder.insert(mux.SetLocalIdOp(self.dims[1], y))
@@ -351,8 +355,7 @@ class _WorkGroup:
             def packet_row(body_builder: Builder, y: SSAValue) -> None:
                 ids[1] = y
                 body_builder.insert(mux.SetLocalIdOp(self.dims[1], y))
-                step = const(body_builder, width)
-                build_for(body_builder, self.zero, whole, step, packet, "x")
+                packets(body_builder, whole, const(body_builder, width), vector_body)
                 if size_x % width:
                     last = const(body_builder, rows)
                     end = body_builder.insert(arith.AddiOp(y, last)).result
