@@ -1,7 +1,7 @@
 """`func` to `llvm`.
 
 `func.func` is `llvm.func` with the converted signature (`convert_function_type`:
-memrefs are bare pointers, `index` is `i64`, at most one result). What the
+memrefs are bare pointers, `index` is `i64`, several results a struct). What the
 function says about itself is carried over:
 
 - its discardable attributes (`mux.kernel`, `mux.reqd_work_group_size`, ...) as
@@ -21,13 +21,15 @@ Every block argument of the body changes type along with the signature (the
 arguments of the entry block are the function's; the others are the values the
 branches pass, converted in `cf.py`).
 
-`func.call` is `llvm.call` and `func.return` is `llvm.return`.
+`func.call` is `llvm.call` and `func.return` is `llvm.return`; a function of
+several results returns them as the fields of a struct, as MLIR's
+`convert-func-to-llvm` does.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import func, llvm
-from xdsl.dialects.builtin import UnrealizedConversionCastOp
+from xdsl.dialects.builtin import DenseArrayBase, UnrealizedConversionCastOp, i64
 from xdsl.ir import Region
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -42,6 +44,7 @@ from lowering.to_llvm.types import (
     convert_type,
     llvm_operands,
     replace_op,
+    results_type,
 )
 
 
@@ -96,29 +99,46 @@ class FuncToLLVM(RewritePattern):
 
 
 class CallToLLVM(RewritePattern):
-    """`func.call` is `llvm.call` of the same function."""
+    """`func.call` is `llvm.call` of the same function; the results of a function of
+    several are the fields of the struct it returns (`llvm.extractvalue`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.CallOp, rewriter: PatternRewriter, /):
-        if len(op.res) > 1:
-            raise ConversionError(
-                "func.call returns more than one value: an llvm function returns "
-                "at most one"
-            )
         args = llvm_operands(op, rewriter)
-        return_type = convert_type(op.res[0].type) if op.res else None
+        return_type = results_type([r.type for r in op.res])
         new = rewriter.insert(llvm.CallOp(op.callee, *args, return_type=return_type))
-        replace_op(rewriter, op, new.results)
+        results = list(new.results)
+        if len(op.res) > 1:
+            results = [
+                rewriter.insert(
+                    llvm.ExtractValueOp(
+                        DenseArrayBase.from_list(i64, [i]),
+                        new.results[0],
+                        convert_type(r.type),
+                    )
+                ).res
+                for i, r in enumerate(op.res)
+            ]
+        replace_op(rewriter, op, results)
 
 
 class ReturnToLLVM(RewritePattern):
-    """`func.return` is `llvm.return`."""
+    """`func.return` is `llvm.return`; several values go back in a struct
+    (`llvm.insertvalue` into an `llvm.mlir.undef`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.ReturnOp, rewriter: PatternRewriter, /):
-        # The function, converted first, has at most one result.
-        assert len(op.arguments) <= 1
         values = llvm_operands(op, rewriter)
+        if len(values) > 1:
+            struct = results_type([v.type for v in op.arguments])
+            assert struct is not None
+            packed = rewriter.insert(llvm.UndefOp(struct)).res
+            for i, value in enumerate(values):
+                position = DenseArrayBase.from_list(i64, [i])
+                packed = rewriter.insert(
+                    llvm.InsertValueOp(position, packed, value)
+                ).res
+            values = [packed]
         rewriter.replace(op, llvm.ReturnOp(values[0] if values else None))
 
 

@@ -137,13 +137,21 @@ def convert_type(type_: Attribute) -> Attribute:
 
 
 def convert_function_type(type_: FunctionType) -> llvm.LLVMFunctionType:
-    """`(A, B) -> C` as `!llvm.func<C (A', B')>`; an llvm function returns at most
-    one value."""
-    if len(type_.outputs) > 1:
-        raise ConversionError(f"{type_}: an llvm function returns at most one value")
+    """`(A, B) -> C` as `!llvm.func<C (A', B')>`. An llvm function returns at most
+    one value: `(A) -> (C, D)` returns the struct `!llvm.struct<(C', D')>`
+    (`results_type`), as MLIR's own conversion does."""
     inputs = [convert_type(t) for t in type_.inputs]
-    output = convert_type(type_.outputs.data[0]) if type_.outputs else None
-    return llvm.LLVMFunctionType(inputs, output)
+    return llvm.LLVMFunctionType(inputs, results_type(type_.outputs.data))
+
+
+def results_type(types: Sequence[Attribute]) -> Attribute | None:
+    """The llvm type a function returning `types` returns: none, the one type, or a
+    struct of several."""
+    if not types:
+        return None
+    if len(types) == 1:
+        return convert_type(types[0])
+    return llvm.LLVMStructType.from_type_list([convert_type(t) for t in types])
 
 
 def pointer_type(space: int) -> llvm.LLVMPointerType:

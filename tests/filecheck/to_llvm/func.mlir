@@ -81,3 +81,28 @@ func.func @identity(%a: memref<?xf32, 3>) -> memref<?xf32, 3> {
 }
 // CHECK-LABEL: llvm.func @identity(%a: !llvm.ptr<3>) -> !llvm.ptr<3> {
 // CHECK-NEXT:    llvm.return %a : !llvm.ptr<3>
+
+// -----
+
+// Several results: the function returns them in a struct (as MLIR's
+// convert-func-to-llvm does), packed by llvm.insertvalue into an llvm.mlir.undef;
+// a call takes them out with llvm.extractvalue.
+func.func @pair(%a: i32, %i: index) -> (i32, index) {
+  func.return %a, %i : i32, index
+}
+func.func private @declared(i32) -> (i32, f32)
+func.func @caller(%a: i32, %i: index) -> index {
+  %x, %y = func.call @pair(%a, %i) : (i32, index) -> (i32, index)
+  func.return %y : index
+}
+// CHECK-LABEL: llvm.func @pair(%a: i32, %i: i64) -> !llvm.struct<(i32, i64)> {
+// CHECK-NEXT:    %[[UNDEF:.*]] = llvm.mlir.undef : !llvm.struct<(i32, i64)>
+// CHECK-NEXT:    %[[FIRST:.*]] = llvm.insertvalue %a, %[[UNDEF]][0] : !llvm.struct<(i32, i64)>
+// CHECK-NEXT:    %[[BOTH:.*]] = llvm.insertvalue %i, %[[FIRST]][1] : !llvm.struct<(i32, i64)>
+// CHECK-NEXT:    llvm.return %[[BOTH]] : !llvm.struct<(i32, i64)>
+// CHECK-LABEL: llvm.func @declared(i32) -> !llvm.struct<(i32, f32)>
+// CHECK-LABEL: llvm.func @caller(%a_1: i32, %i_1: i64) -> i64 {
+// CHECK-NEXT:    %[[PAIR:.*]] = llvm.call @pair(%a_1, %i_1) : (i32, i64) -> !llvm.struct<(i32, i64)>
+// CHECK-NEXT:    %x = llvm.extractvalue %[[PAIR]][0] : !llvm.struct<(i32, i64)>
+// CHECK-NEXT:    %y = llvm.extractvalue %[[PAIR]][1] : !llvm.struct<(i32, i64)>
+// CHECK-NEXT:    llvm.return %y : i64
