@@ -36,7 +36,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from dialects import mux
 
-_VARYING_QUERIES = (
+VARYING_QUERIES = (
     mux.GetLocalIdOp,
     mux.GetGlobalIdOp,
     mux.GetLocalLinearIdOp,
@@ -45,12 +45,12 @@ _VARYING_QUERIES = (
     mux.GetSubGroupLocalIdOp,
     mux.GetSubGroupSizeOp,
 )
-_UNIFORM_QUERIES = tuple(q for q in mux.QUERY_OPS if q not in _VARYING_QUERIES)
+UNIFORM_QUERIES = tuple(q for q in mux.QUERY_OPS if q not in VARYING_QUERIES)
 
 
 def _is_pure(op: Operation) -> bool:
     """An op whose results depend on its operands only."""
-    if isinstance(op, _UNIFORM_QUERIES):
+    if isinstance(op, UNIFORM_QUERIES):
         return True
     return op.name.split(".")[0] in (arith.Arith.name, math.Math.name)
 
@@ -81,7 +81,7 @@ def analyse(kernel: func.FuncOp) -> Uniformity:
                 if argument not in result.divergent and (
                     block in controlled
                     or block in joins
-                    or any(v in result.divergent for v in _incoming(argument))
+                    or any(v in result.divergent for v in incoming(argument))
                 ):
                     result.divergent.add(argument)
                     changed = True
@@ -95,7 +95,7 @@ def analyse(kernel: func.FuncOp) -> Uniformity:
                     if divergent and value not in result.divergent:
                         result.divergent.add(value)
                         changed = True
-            condition = _branch_condition(block)
+            condition = branch_condition(block)
             if condition is not None and condition in result.divergent:
                 join = post_dominator.get(block)
                 region = _reachable_before(block, join)
@@ -108,7 +108,7 @@ def analyse(kernel: func.FuncOp) -> Uniformity:
     return result
 
 
-def _incoming(argument: BlockArgument) -> list[SSAValue]:
+def incoming(argument: BlockArgument) -> list[SSAValue]:
     """The values the predecessors of `argument`'s block pass to it."""
     values: list[SSAValue] = []
     block = argument.block
@@ -138,7 +138,7 @@ def _incoming(argument: BlockArgument) -> list[SSAValue]:
     return values
 
 
-def _branch_condition(block: Block) -> SSAValue | None:
+def branch_condition(block: Block) -> SSAValue | None:
     """The value a block's terminator chooses its successor by, if it has one."""
     terminator = block.last_op
     if isinstance(terminator, cf.ConditionalBranchOp):
@@ -148,7 +148,7 @@ def _branch_condition(block: Block) -> SSAValue | None:
     return None
 
 
-def _successors(block: Block) -> list[Block]:
+def successors(block: Block) -> list[Block]:
     terminator = block.last_op
     return list(terminator.successors) if terminator is not None else []
 
@@ -156,20 +156,20 @@ def _successors(block: Block) -> list[Block]:
 def _reachable_before(start: Block, stop: Block | None) -> set[Block]:
     """The blocks reachable from `start`'s successors without passing `stop`."""
     seen: set[Block] = set()
-    work = [s for s in _successors(start) if s is not stop]
+    work = [s for s in successors(start) if s is not stop]
     while work:
         block = work.pop()
         if block in seen:
             continue
         seen.add(block)
-        work.extend(s for s in _successors(block) if s is not stop)
+        work.extend(s for s in successors(block) if s is not stop)
     return seen
 
 
 def _immediate_post_dominators(blocks: list[Block]) -> dict[Block, Block]:
     """Each block's immediate post-dominator, for the blocks that have one (a block
     from which every path returns, other than through itself alone)."""
-    exits = [b for b in blocks if not _successors(b)]
+    exits = [b for b in blocks if not successors(b)]
     # post-dominator sets, by the classic iteration from "every block"
     every = set(blocks)
     post: dict[Block, set[Block]] = {b: {b} if b in exits else every for b in blocks}
@@ -179,8 +179,8 @@ def _immediate_post_dominators(blocks: list[Block]) -> dict[Block, Block]:
         for block in reversed(blocks):
             if block in exits:
                 continue
-            successors = _successors(block)
-            new = set.intersection(*(post[s] for s in successors)) | {block}
+            following = successors(block)
+            new = set.intersection(*(post[s] for s in following)) | {block}
             if new != post[block]:
                 post[block] = new
                 changed = True
@@ -204,7 +204,7 @@ def _reaching(targets: list[Block], blocks: list[Block]) -> set[Block]:
     """The blocks from which one of `targets` is reachable."""
     predecessors: dict[Block, list[Block]] = {b: [] for b in blocks}
     for block in blocks:
-        for successor in _successors(block):
+        for successor in successors(block):
             predecessors[successor].append(block)
     seen: set[Block] = set()
     work = list(targets)

@@ -201,6 +201,17 @@ def build_for(
     return b.insert(scf.ForOp(lower, upper, step, [], Region(block)))
 
 
+def build_if(
+    b: Builder, condition: SSAValue, then: Callable[[Builder], None]
+) -> scf.IfOp:
+    """`scf.if %condition { then(builder) }`, without results."""
+    block = Block()
+    inner = Builder(InsertPoint.at_end(block))
+    then(inner)
+    inner.insert(scf.YieldOp())
+    return b.insert(scf.IfOp(condition, [], Region(block)))
+
+
 # --------------------------------------------------------------------------------------
 # Scheduling structs: fields addressed by name.
 # --------------------------------------------------------------------------------------

@@ -62,6 +62,13 @@ work-item loops calling the region's function, and a `cf.switch` on the id retur
 The barrier's `schedule` picks the loops of the region after it: `unordered` (the
 work-item order), `linear` (x innermost), `once` (work-item 0 alone).
 
+A region whose side effects are guarded by a condition on the local id x of the
+innermost looped dimension (`if (2 * d * (x + 1) - 1 < n)`, the steps of a tree) also
+gets a bound function `@k.mux-barrier-bound.<i>(<params>, %live, %items) -> (lo, hi)`
+(`lowering/active_items.py`): its work-item loop runs x in `[lo, hi)` but for the
+group's last work-item, which runs after the loops in any case; the others would
+have done nothing of their own.
+
 Barriers are uniform (mux-compiler-spec.rst: "the behaviour is undefined unless all
 invocations in the group reach this point"): the region that runs next is the one the
 last work-item of the loops returned. If work-items of one group disagree (a barrier
@@ -101,8 +108,10 @@ from xdsl.context import Context
 from xdsl.dialects import arith, cf, func
 from xdsl.dialects.builtin import (
     DenseIntElementsAttr,
+    IndexType,
     ModuleOp,
     VectorType,
+    i1,
     i8,
     i32,
     i64,
@@ -116,6 +125,7 @@ from dialects import attributes as mux_attrs
 from dialects import mux
 from dialects.attributes import barrier_schedule
 from dialects.mux import BarrierSchedule
+from lowering.active_items import build_bound_function
 from lowering.barrier_regions import (
     BARRIER,
     BarrierSplit,
@@ -149,8 +159,10 @@ from lowering.utils import (
     reachable_from,
 )
 
+INDEX = IndexType()
 SUFFIX = ".mux-barrier-wrapper"
 REGION_SUFFIX = ".mux-barrier-region."
+BOUND_SUFFIX = ".mux-barrier-bound."
 
 
 @dataclass(frozen=True)
@@ -239,6 +251,7 @@ class _WorkGroup:
         schedule: BarrierSchedule = BarrierSchedule.UNORDERED,
         linear_id: bool = True,
         vector: tuple[int, int, Callable[[Builder], None]] | None = None,
+        active: Callable[[Builder], tuple[SSAValue, SSAValue]] | None = None,
     ) -> None:
         """Runs `body(builder, local_linear_id)` once per work-item, in the order of
         `schedule`: unordered is the work-item order, linear is x innermost, once is
@@ -249,16 +262,17 @@ class _WorkGroup:
         `W` work-items fits, and `body` for the rest (the spec's "Vector + Scalar"
         scheduling); with `R` > 1 the loop over y steps by `R` (constant sizes, y a
         multiple of `R`, else a PassError), the rest of each of the `R` rows
-        scalar."""
+        scalar. With `active` (returning `lo, hi` for the innermost looped
+        dimension: `lowering.active_items`), the innermost loop runs `x` in
+        `[lo, hi)` but skips the group's last work-item, which runs after the
+        loops, whatever the span: the wrapper follows its region id."""
         ids: dict[int, SSAValue] = {}
-        unlooped = (
-            range(3) if schedule is BarrierSchedule.ONCE else range(self.max_dim, 3)
-        )
-        for d in unlooped:
-            b.insert(mux.SetLocalIdOp(self.dims[d], self.zero))
-            ids[d] = self.zero
-        order = (0, 1, 2) if schedule is BarrierSchedule.LINEAR else self.order
-        looped = [d for d in order if d not in ids]
+        looped = self.looped(schedule)
+        for d in range(3):
+            if d not in looped:
+                b.insert(mux.SetLocalIdOp(self.dims[d], self.zero))
+                ids[d] = self.zero
+        span = active(b) if active is not None else None
         if vector is not None and vector[1] > 1 and looped[:2] != [0, 1]:
             raise PassError(
                 f"work-item-loops: a vectorised kernel of {vector[1]} rows needs "
@@ -311,6 +325,22 @@ class _WorkGroup:
                 limit.name_hint = "peel_limit"
                 packets(inner, limit, step, vector_body)
                 build_for(inner, limit, self.sizes[0], self.one, scalar_x, "x")
+                return
+            if level == 0 and span is not None:
+                lo, hi = span
+                outer = [e for e in looped[1:] if constant_int(self.sizes[e]) != 1]
+                last = inner.insert(arith.SubiOp(self.sizes[d], self.one)).result
+                upper = inner.insert(arith.MinUIOp(hi, last)).result
+                if outer:  # x = size - 1 of the last row runs after the loops
+                    in_last_row = const(inner, True, i1)
+                    for e in outer:
+                        end = inner.insert(arith.SubiOp(self.sizes[e], self.one))
+                        same = inner.insert(arith.CmpiOp(ids[e], end.result, "eq"))
+                        in_last_row = inner.insert(
+                            arith.AndIOp(in_last_row, same.result)
+                        ).result
+                    upper = inner.insert(arith.SelectOp(in_last_row, upper, hi)).result
+                build_for(inner, lo, upper, self.one, loop_body, "xyz"[d])
                 return
             step = self.x_step if d == 0 and self.x_step is not None else self.one
             build_for(inner, self.zero, self.sizes[d], step, loop_body, "xyz"[d])
@@ -365,7 +395,26 @@ class _WorkGroup:
                 inner, self.zero, self.sizes[1], const(inner, rows), packet_row, "y"
             )
 
+        def last_item(inner: Builder) -> None:
+            """The group's last work-item, which the loops over `span` skip."""
+            for d in looped:
+                if constant_int(self.sizes[d]) == 1:  # its loop left it at 0
+                    ids[d] = self.zero
+                    continue
+                ids[d] = inner.insert(arith.SubiOp(self.sizes[d], self.one)).result
+                inner.insert(mux.SetLocalIdOp(self.dims[d], ids[d]))
+            innermost(inner)
+
         loop(len(looped) - 1, b)
+        if span is not None:
+            last_item(b)
+
+    def looped(self, schedule: BarrierSchedule) -> list[int]:
+        """The dimensions `schedule` loops over, innermost first."""
+        if schedule is BarrierSchedule.ONCE:
+            return []
+        order = (0, 1, 2) if schedule is BarrierSchedule.LINEAR else self.order
+        return [d for d in order if d < self.max_dim]
 
 
 def _prologue(
@@ -538,11 +587,14 @@ def _schedule(
         build_region_function(split, r, live, struct, f"{base}{REGION_SUFFIX}{r.index}")
         for r in split.regions
     ]
-    _dispatch(b, wrapper, group, split, regions, live, struct, exchanges)
-    return [*regions, wrapper]
+    bounds = _dispatch(
+        module, b, wrapper, group, split, regions, live, struct, exchanges
+    )
+    return [*regions, *bounds, wrapper]
 
 
 def _dispatch(
+    module: ModuleOp,
     b: Builder,
     wrapper: func.FuncOp,
     group: _WorkGroup,
@@ -551,10 +603,13 @@ def _dispatch(
     live: LiveValues,
     struct: LLVMStructType,
     exchanges: dict[mux.WorkGroupBarrierOp, Exchange],
-) -> None:
+) -> list[func.FuncOp]:
     """The wrapper's body with barriers: one block per region, each running the
     region's function for every work-item (their live structs in one array), then
     branching on the region id the work-items returned (0: the kernel returned).
+    A region with a bound function (`lowering.active_items`) runs only the work-items
+    it says may do something of their own, then the last one; the bound functions
+    are returned.
     A region after a collective starts with the collective itself
     (`lowering.group_exchanges.build_exchange`)."""
     layout = live.layout(struct)
@@ -564,6 +619,7 @@ def _dispatch(
     storage = b.insert(AllocaOp(size, i8, layout.alignment)).res
     storage.name_hint = "live"
     next_region = alloca(b, i32, "next_region")
+    bounds: list[func.FuncOp] = []
     args = list(wrapper.args)
     blocks = [Block() for _ in regions]
     exit_block = Block()
@@ -596,7 +652,24 @@ def _dispatch(
             inner.insert(StoreOp(result, next_region))
 
         schedule = barrier_schedule(barrier) if barrier is not None else None
-        group.run(rb, call, schedule or BarrierSchedule.UNORDERED)
+        schedule = schedule or BarrierSchedule.UNORDERED
+        looped = group.looped(schedule)
+        bound = None
+        if looped and group.x_step is None:  # packets run whole: no bound
+            name = function.sym_name.data.replace(REGION_SUFFIX, BOUND_SUFFIX)
+            bound = build_bound_function(module, function, looped[0], name)
+        if bound is not None:
+            bounds.append(bound)
+
+        def active(inner: Builder, bound=bound) -> tuple[SSAValue, SSAValue]:
+            assert bound is not None
+            name = bound.sym_name.data
+            span = inner.insert(func.CallOp(name, [*args, storage, count], [INDEX] * 2))
+            lo, hi = span.res
+            lo.name_hint, hi.name_hint = "lo", "hi"
+            return lo, hi
+
+        group.run(rb, call, schedule, active=active if bound is not None else None)
         copy_carried(rb, live, layout, struct, storage, count, region.index)
         following = rb.insert(LoadOp(next_region, i32)).dereferenced_value
         cases = list(range(1, len(regions)))
@@ -611,3 +684,4 @@ def _dispatch(
             )
         )
     Builder(InsertPoint.at_end(exit_block)).insert(func.ReturnOp())
+    return bounds
