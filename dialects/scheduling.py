@@ -61,6 +61,17 @@ class SchedulingStruct:
         known = ", ".join(f.name for f in self.fields)
         raise KeyError(f"{self.name} has no field '{name}' (fields: {known})")
 
+    def byte_size(self, size_t_bits: int = 64) -> int:
+        """The struct's size in bytes with C's layout (each field aligned to its
+        element's size, the whole to the largest): what `sizeof` gives."""
+        offset, largest = 0, 1
+        for f in self.fields:
+            element = 4 if f.kind is FieldKind.I32 else size_t_bits // 8
+            count = 1 if f.kind is FieldKind.I32 else 3
+            offset = -(-offset // element) * element + element * count
+            largest = max(largest, element)
+        return -(-offset // largest) * largest
+
     def llvm_type(self, size_t_bits: int = 64) -> LLVMStructType:
         """The named LLVM struct, e.g. `!llvm.struct<"MuxWorkItemInfo", (...)>`
         (built once per size: attributes are immutable, and building one is not

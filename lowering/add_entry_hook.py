@@ -17,11 +17,12 @@ it creates the function the runtime calls, once per slice, on a worker thread:
   `local_size` are ignored), shared read-only by every thread;
 - the half-open ranges of work-group ids of this slice, per dimension.
 
-The hook copies the shared fields into its own MuxWorkGroupInfo (one per call, so
-threads never share mutable state) and loops over the slice's work-groups, z outermost,
-setting `group_id` and the group's actual `local_size`, which is the enqueued size
-except for the last group of a dimension whose global size is not a multiple of it
-(OpenCL 2.0 non-uniform work-groups): `min(enqueued, global - group * enqueued)`.
+The hook copies the shared struct into its own MuxWorkGroupInfo (`llvmx.memcpy`,
+one per call, so threads never share mutable state) and loops over the slice's
+work-groups, z outermost, setting `group_id` and the group's actual `local_size`,
+which is the enqueued size except for the last group of a dimension whose global size
+is not a multiple of it (OpenCL 2.0 non-uniform work-groups):
+`min(enqueued, global - group * enqueued)`.
 Then it calls the kernel wrapper.
 
 The hook takes the entry-point attribute and the metadata of the wrapper; the wrapper
@@ -38,11 +39,12 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import IndexType, ModuleOp
+from xdsl.dialects.builtin import IndexType, ModuleOp, i64
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 
 from dialects import attributes as mux_attrs
+from dialects import llvmx
 from dialects.scheduling import WORK_GROUP_INFO
 from lowering.utils import (
     POINTER,
@@ -59,7 +61,6 @@ from lowering.utils import (
 )
 
 SUFFIX = ".host-entry-hook"
-_SHARED_ARRAYS = ("num_groups", "global_offset", "enqueued_local_size", "global_size")
 ARG_NAMES = (
     "packed_args",
     "schedule",
@@ -99,11 +100,8 @@ def _hook(wrapper: func.FuncOp) -> func.FuncOp:
     packed_args, schedule, *bounds = hook.args
     shared = StructFields(b, schedule, WORK_GROUP_INFO)
     wg_ptr = alloca(b, WORK_GROUP_INFO.llvm_type(SIZE_T.width.data), "wg")
-    wg = StructFields(b, wg_ptr, WORK_GROUP_INFO)
-    for field in _SHARED_ARRAYS:
-        for d in range(3):
-            wg.store(shared.load(field, d, as_index=False), field, d)
-    wg.store(shared.load("work_dim"), "work_dim")
+    size = WORK_GROUP_INFO.byte_size(SIZE_T.width.data)
+    b.insert(llvmx.MemcpyOp(wg_ptr, schedule, const(b, size, i64)))
     enqueued = [shared.load("enqueued_local_size", d) for d in range(3)]
     global_size = [shared.load("global_size", d) for d in range(3)]
     one = const(b, 1)

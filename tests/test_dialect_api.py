@@ -1,6 +1,7 @@
 """The dialect as a library: builders, the spec's numeric codes, attribute utilities and
 the scheduling-parameter structs, used from Python as another compiler would."""
 
+import ctypes
 import re
 
 import pytest
@@ -27,7 +28,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from dialects import attributes as A
 from dialects import mux
-from dialects.scheduling import WORK_GROUP_INFO, WORK_ITEM_INFO
+from dialects.scheduling import WORK_GROUP_INFO, WORK_ITEM_INFO, FieldKind
 
 
 def _verified(ops: list[Operation], arg_types) -> func.FuncOp:
@@ -363,3 +364,18 @@ def test_atomic_op_verifier_names_the_rule():
         atomic.RMWOp("xor", "monotonic", base, [index], value).verify()
     with pytest.raises(VerifyException, match=re.escape(atomic.RULE_CMPXCHG_TYPE)):
         atomic.CmpXchgOp("monotonic", "monotonic", base, [index], value, value).verify()
+
+
+@pytest.mark.parametrize("size_t", [ctypes.c_int32, ctypes.c_int64], ids=["32", "64"])
+@pytest.mark.parametrize(
+    "struct", [WORK_ITEM_INFO, WORK_GROUP_INFO], ids=lambda s: s.name
+)
+def test_scheduling_struct_byte_size_is_c_sizeof(struct, size_t):
+    """`byte_size` is what C (ctypes) lays out for the same fields: add-entry-hook
+    copies the runtime's MuxWorkGroupInfo with it."""
+    fields = [
+        (f.name, size_t * 3 if f.kind is FieldKind.SIZE_T_X3 else ctypes.c_int32)
+        for f in struct.fields
+    ]
+    twin = type(struct.name, (ctypes.Structure,), {"_fields_": fields})
+    assert struct.byte_size(ctypes.sizeof(size_t) * 8) == ctypes.sizeof(twin)

@@ -647,6 +647,9 @@ def _memcpy(op: llvmx.MemcpyOp, builder, values, _blocks) -> None:
     """`call void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1 false)`, the intrinsic
     declared with LLVM's type-mangled name for the operand types."""
     operands = [values[op.dst], values[op.src], values[op.len]]
+    for i in (0, 1):  # llvmlite types an alloca's pointer by its element (a struct)
+        space = operands[i].type.addrspace
+        operands[i] = builder.bitcast(operands[i], ir.IntType(8).as_pointer(space))
     intrinsic = builder.module.declare_intrinsic(
         "llvm.memcpy", [o.type for o in operands]
     )
