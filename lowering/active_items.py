@@ -104,11 +104,22 @@ _MIRRORED = {"ugt": "ult", "uge": "ule", "sgt": "slt", "sge": "sle"}
 """`u > v` is `v < u`."""
 
 
+_PURE_OPS = (*mux.QUERY_OPS, llvm.GEPOp, UnrealizedConversionCastOp)
+_PURE_DIALECTS = (arith.Arith.name, math.Math.name)
+
+
 def _pure(op: Operation) -> bool:
-    return op.name.split(".")[0] in (arith.Arith.name, math.Math.name) or isinstance(
-        op,
-        (*mux.QUERY_OPS, llvm.GEPOp, UnrealizedConversionCastOp),
-    )
+    """An op whose results depend on its operands only (per kind of op, cached)."""
+    kind = type(op)
+    pure = _PURE_KINDS.get(kind)
+    if pure is None:
+        pure = issubclass(kind, _PURE_OPS) or op.name.split(".")[0] in _PURE_DIALECTS
+        if kind.__name__ != "UnregisteredOp":
+            _PURE_KINDS[kind] = pure
+    return pure
+
+
+_PURE_KINDS: dict[type, bool] = {}
 
 
 def _load(op: Operation) -> bool:

@@ -27,6 +27,7 @@ from dialects import ALL_DIALECTS
 from dialects import attributes as mux_attrs
 from dialects.attributes import verify_mux_attributes
 from lowering.pipelines import HostPipeline
+from lowering.work_item_loops import REGION_SUFFIX
 from mux import disk_cache
 from mux.backend.jit import JITModule, compile_ir, load_compiled
 from mux.backend.llvm_ir import translate
@@ -127,6 +128,30 @@ class CompiledKernel:
 
 _CACHE: dict[tuple, CompiledKernel] = {}
 
+VERIFY_LOWERED = False
+"""Verify the module the pipeline produced before translating it (a tenth of the
+compile time of a kernel with barriers). LLVM verifies the IR it is given in any
+case; this check reports a lowering bug on the op at fault instead. The test suite
+turns it on (tests/conftest.py)."""
+
+
+def _opt_level(lowered: ModuleOp) -> int:
+    """LLVM's optimisation level for a lowered kernel: O3 with barriers, O2 without.
+
+    The work-item loops of a kernel with barriers call region functions whose
+    control flow is uniform (a tree's step, the region to run next); only O3's
+    non-trivial loop unswitching takes it out of the loops so that they vectorise
+    (`reduce`: 15 ms at O2, 5 at O3). Without barriers `run-vecz` has vectorised
+    the kernel already, and O3 costs compile time for nothing: `sgemm_naive` spends
+    90 ms in LLVM's O3 pipeline and 33 in O2's, and runs as fast (docs/performance.md).
+    """
+    regions = (
+        f
+        for f in lowered.ops
+        if isinstance(f, llvm.FuncOp) and REGION_SUFFIX in f.sym_name.data
+    )
+    return 3 if any(regions) else 2
+
 
 def compile_kernel(
     module: ModuleOp,
@@ -202,7 +227,8 @@ def _compile(
             sub_group_size=sub_group_size,
             vecz_width=vecz_width,
         ).apply(context(), lowered)
-        lowered.verify()
+        if VERIFY_LOWERED:
+            lowered.verify()
         hooks = [
             f.sym_name.data
             for f in lowered.ops
@@ -210,7 +236,8 @@ def _compile(
         ]
         if len(hooks) != 1:
             raise CompileError(f"expected one entry hook for '{kernel}', got {hooks}")
-        jit = compile_ir(translate(lowered, consume=True))
+        opt_level = _opt_level(lowered)
+        jit = compile_ir(translate(lowered, consume=True), opt_level)
     except DiagnosticException as error:
         raise CompileError(_diagnostic(error)) from error
     return _with_hook(jit, hooks[0])
