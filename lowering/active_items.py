@@ -67,7 +67,6 @@ from dataclasses import dataclass, field
 from xdsl.builder import Builder
 from xdsl.dialects import arith, cf, func, llvm, math, memref
 from xdsl.dialects.builtin import (
-    FunctionType,
     IndexType,
     IntegerType,
     ModuleOp,
@@ -475,28 +474,50 @@ def build_bound_function(
     if not useful:
         return None
 
-    values: dict[SSAValue, SSAValue] = {}
-    blocks: dict[Block, Block] = {}
-    bound = region_function.clone(values, blocks)
-    bound.sym_name = StringAttr(name)
-    clones = dict(zip(region_function.walk(), bound.walk(), strict=True))
+    return _build(module, region_function, region.prefix, exits, dim, name)
+
+
+def _build(
+    module: ModuleOp,
+    region_function: func.FuncOp,
+    prefix: set[Block],
+    exits: dict[Block, list[Condition] | Operation | None],
+    dim: int,
+    name: str,
+) -> func.FuncOp:
+    """The bound function: the prefix's blocks, each way out replaced by the return
+    of its range, without the ops nothing returned depends on."""
+    original_entry = region_function.body.blocks.first
+    assert original_entry is not None
+    *params, item, items = original_entry.args
+    inputs = [a.type for a in (*params, items)]
+    bound = func.FuncOp(name, (inputs, [INDEX] * 2), visibility="private")
     entry = bound.body.blocks.first
     assert entry is not None
-    at_entry = Builder(InsertPoint.at_start(entry))
-    size = at_entry.insert(mux.GetLocalSizeOp(const(at_entry, dim, i32))).result
+    values: dict[SSAValue, SSAValue] = {}
+    for old, new in zip((*params, items), entry.args, strict=True):
+        values[old], new.name_hint = new, old.name_hint
+    b = Builder(InsertPoint.at_end(entry))
+    size = b.insert(mux.GetLocalSizeOp(const(b, dim, i32))).result
     size.name_hint = "size"
-    outside = [blocks[b] for b in region_function.body.blocks if b not in region.prefix]
-    detached = [block.detach_op(op) for block in outside for op in list(block.ops)]
-    for op in detached:
-        op.drop_all_references()
-    for original, how in exits.items():
-        block = blocks[original]
+    values[item] = const(b, 0, item.type)  # used by nothing that is returned
+    blocks = {original_entry: entry}
+    for block in region_function.body.blocks:
+        if block in prefix and block is not original_entry:
+            blocks[block] = Block(arg_types=block.arg_types)
+            bound.body.add_block(blocks[block])
+            for old, new in zip(block.args, blocks[block].args, strict=True):
+                values[old], new.name_hint = new, old.name_hint
+    for original, block in blocks.items():
+        how = exits.get(original, original)  # the block itself: it passes on
         stop = original.last_op if how is None or isinstance(how, list) else how
-        assert stop is not None
-        ops = list(block.ops)
-        for op in reversed(ops[ops.index(clones[stop]) :]):
-            Rewriter.erase_op(op, safe_erase=False)
         b = Builder(InsertPoint.at_end(block))
+        for op in original.ops:
+            if op is stop and how is not original:
+                break
+            b.insert(op.clone(value_mapper=values, block_mapper=blocks))
+        if how is original:
+            continue
         if how is None:
             results = [const(b, 0), const(b, 0)]
         elif isinstance(how, list):
@@ -504,20 +525,10 @@ def build_bound_function(
         else:
             results = [const(b, 0), size]
         b.insert(func.ReturnOp(*results))
-    for op in detached:
-        op.erase(safe_erase=False)
-    for block in outside:
-        bound.body.detach_block(block).erase()
     if not _load_after_store(bound):
         for op in [op for op in bound.walk() if _store(op)]:
             Rewriter.erase_op(op)
     _remove_unused(bound)
-    item = entry.args[-2]
-    assert not item.uses, "the bound function depends on the work-item"
-    entry.erase_arg(item)
-    bound.function_type = FunctionType.from_lists(
-        [a.type for a in entry.args], [INDEX] * 2
-    )
     assert not any(isinstance(op, VARYING_QUERIES) for op in bound.walk())
     return bound
 
@@ -548,11 +559,12 @@ def _load_after_store(function: func.FuncOp) -> bool:
 
 
 def _remove_unused(function: func.FuncOp) -> None:
-    """Erases pure ops and loads without uses, until none is left."""
+    """Erases pure ops and loads without uses, last to first, until none is left."""
     changed = True
     while changed:
         changed = False
-        for op in list(function.walk()):
-            if (_pure(op) or _load(op)) and not any(r.uses for r in op.results):
-                Rewriter.erase_op(op)
-                changed = True
+        for block in reversed(list(function.body.blocks)):
+            for op in reversed(list(block.ops)):
+                if (_pure(op) or _load(op)) and not any(r.uses for r in op.results):
+                    Rewriter.erase_op(op)
+                    changed = True
