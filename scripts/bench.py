@@ -31,6 +31,8 @@ warm (what a new process sees), "relaunch" a second launch of the same kernel;
 PoCL's is its program build plus its first launch (the work-group function is
 compiled then), with PoCL's kernel cache off
 (`POCL_KERNEL_CACHE=0`) and pyopencl's too, after one build to warm the process.
+The cold compilations of mux and PoCL alternate (`--latency-reps` of each), and
+their medians are reported.
 
 Thread pools that busy-wait after a parallel section (OpenBLAS, libgomp) would take a
 core from whatever runs next on a 2-core machine, so the script sets
@@ -833,6 +835,42 @@ def pocl_latency(pocl: Pocl, problem: Problem, reps: int) -> dict[str, Any]:
     }
 
 
+def interleaved_latency(
+    problem: Problem, pocl: Pocl | None, reps: int, threads: int
+) -> dict[str, Any]:
+    """`mux_latency` and `pocl_latency` one compilation each in turn, `reps` times,
+    so that a slow spell of the machine hits both; their medians (a failed check
+    fails the whole). An exception of one stops its side and keeps its error."""
+    samples: dict[str, list[dict[str, Any]]] = {"mux": [], "pocl": []}
+    errors: dict[str, dict[str, str]] = {}
+    sides = {"mux": lambda: mux_latency(problem, 1, threads)}
+    if pocl is not None:
+        sides["pocl"] = lambda: pocl_latency(pocl, problem, 1)
+    for _ in range(reps):
+        for side, measure in sides.items():
+            if side in errors:
+                continue
+            try:
+                samples[side].append(measure())
+            except Exception as error:
+                errors[side] = {"error": _error(error)}
+    latency: dict[str, Any] = {}
+    for side in sides:
+        if side in errors:
+            latency[side] = errors[side]
+            continue
+        runs = samples[side]
+        latency[side] = {
+            key: statistics.median(run[key] for run in runs)
+            for key in runs[0]
+            if key != "check"
+        }
+        if side == "mux":
+            passed = all(run["check"] == "pass" for run in runs)
+            latency[side]["check"] = "pass" if passed else "fail"
+    return latency
+
+
 # --------------------------------------------------------------------------------------
 # Report: table, JSON, chart.
 # --------------------------------------------------------------------------------------
@@ -1080,7 +1118,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--latency-reps",
         type=int,
-        help="cold compilations per kernel (default 3, 1 with --quick; 0: none)",
+        help="cold compilations per kernel (default 5, 1 with --quick; 0: none)",
     )
     parser.add_argument("--json", type=Path, help="write the results to this file")
     parser.add_argument("--png", type=Path, help="draw the ratios into this file")
@@ -1180,7 +1218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     reps = args.reps or (3 if args.quick else 10)
     budget = None if args.reps else args.budget
     latency_reps = (
-        args.latency_reps if args.latency_reps is not None else (1 if args.quick else 3)
+        args.latency_reps if args.latency_reps is not None else (1 if args.quick else 5)
     )
     notes: list[str] = []
 
@@ -1239,17 +1277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             spec = SUITE[entry["name"]]
             problem = spec.build(spec.latency)
             print(f"compile latency: {entry['name']} ...", file=sys.stderr, flush=True)
-            latency: dict[str, Any] = {}
-            try:
-                latency["mux"] = mux_latency(problem, latency_reps, threads)
-            except Exception as error:
-                latency["mux"] = {"error": _error(error)}
-            if pocl is not None:
-                try:
-                    latency["pocl"] = pocl_latency(pocl, problem, latency_reps)
-                except Exception as error:
-                    latency["pocl"] = {"error": _error(error)}
-            entry["compile"] = latency
+            entry["compile"] = interleaved_latency(problem, pocl, latency_reps, threads)
 
     means = {}
     for key in RATIOS:
