@@ -58,7 +58,7 @@ from xdsl.dialects.llvm import (
     StoreOp,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
-from xdsl.rewriter import InsertPoint
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import mux
 from dialects.mux import AnyFloat, address_space_of
@@ -533,6 +533,9 @@ class _RegionBuilder:
         self.entry = entry
         *params, self.storage, self.item, self.items = entry.args
         self.field_arrays: dict[int, SSAValue] = {}
+        self.rematerialised: dict[SSAValue, SSAValue] = {}
+        self.prologue_end: Operation | None = None
+        """The last op of the prologue of rematerialised values."""
         self.values: dict[SSAValue, SSAValue] = dict(
             zip(split.kernel.args, params, strict=True)
         )
@@ -615,22 +618,30 @@ class _RegionBuilder:
         value.name_hint = original.name_hint
         return value
 
-    def _rematerialise(self, b: Builder, value: SSAValue, memo: dict) -> SSAValue:
+    def _rematerialise(self, value: SSAValue) -> SSAValue:
+        """`value` recomputed once per function, in the prologue at the start of
+        its entry block (its ops depend on the parameters alone)."""
         if value in self.live.kernel_args:
             return self.values[value]
-        if value in memo:
-            return memo[value]
+        if value in self.rematerialised:
+            return self.rematerialised[value]
         assert isinstance(value, OpResult)
-        operands = {o: self._rematerialise(b, o, memo) for o in value.op.operands}
-        clone = b.insert(value.op.clone(value_mapper=operands))
+        operands = {o: self._rematerialise(o) for o in value.op.operands}
+        clone = value.op.clone(value_mapper=operands)
+        Rewriter.insert_op(
+            clone,
+            InsertPoint.after(self.prologue_end)
+            if self.prologue_end is not None
+            else InsertPoint.at_start(self.entry),
+        )
+        self.prologue_end = clone
         for original, new in zip(value.op.results, clone.results, strict=True):
-            memo[original] = new
-        return memo[value]
+            self.rematerialised[original] = new
+        return self.rematerialised[value]
 
     def _resolve(self, b: Builder, top: Operation, block: Block) -> dict:
         """The values `top` uses, in the region function, at `top`'s place."""
         mapping: dict[SSAValue, SSAValue] = {}
-        memo: dict[SSAValue, SSAValue] = {}
         for value in _outer_operands(top):
             if self.live.is_array(value):
                 mapping[value] = self._array(value)
@@ -641,7 +652,7 @@ class _RegionBuilder:
             elif self.live.is_stored(value):
                 mapping[value] = self._load(b, value)
             else:
-                mapping[value] = self._rematerialise(b, value, memo)
+                mapping[value] = self._rematerialise(value)
         return mapping
 
     def build(self) -> None:

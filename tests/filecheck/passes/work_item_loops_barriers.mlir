@@ -16,8 +16,11 @@
 // CHECK:         memref.store %v, %out[%i0]
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK-NEXT:    func.return %[[ONE]] : i32
+// Values recomputed rather than stored (`id`, the constant 2) are computed once, at
+// the start of the region's function.
 // CHECK-LABEL: func.func private @"old_kernel.mux-barrier-region.1"(%in: memref<?xi32, 1 : i64>, %out: memref<?xi32, 1 : i64>, %live: !llvm.ptr, %item: i64, %items: i64) -> i32 {
 // CHECK-NEXT:    %id = mux.get_local_linear_id
+// CHECK-NEXT:    %c2 = arith.constant 2 : index
 // CHECK-NEXT:    %w = memref.load %in[%id]
 // CHECK-NOT:     llvm.load
 // CHECK:         %[[ZERO:.*]] = arith.constant 0 : i32
@@ -72,9 +75,9 @@ func.func @old_kernel(%in: memref<?xi32, 1>, %out: memref<?xi32, 1>) attributes 
 // CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %live[%item] : (!llvm.ptr, i64) -> !llvm.ptr, i32
 // CHECK-NEXT:    llvm.store %x, %[[P]] : i32, !llvm.ptr
 // CHECK-LABEL: func.func private @"live.mux-barrier-region.1"
-// CHECK:         %[[Q:.*]] = llvm.getelementptr inbounds %live[%item] : (!llvm.ptr, i64) -> !llvm.ptr, i32
-// CHECK-NEXT:    %x = llvm.load %[[Q]] : !llvm.ptr -> i32
 // CHECK-NEXT:    %id = mux.get_local_linear_id
+// CHECK-NEXT:    %[[Q:.*]] = llvm.getelementptr inbounds %live[%item] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK-NEXT:    %x = llvm.load %[[Q]] : !llvm.ptr -> i32
 // CHECK-NEXT:    memref.store %x, %out[%id]
 func.func @live(%in: memref<?xi32, 1>, %out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
   %id = mux.get_local_linear_id
@@ -90,18 +93,19 @@ func.func @live(%in: memref<?xi32, 1>, %out: memref<?xi32, 1>) attributes {mux.k
 
 // Barrier tidying: integer arithmetic on rematerialisable values (here the global id
 // times 2, minus 1, compared with n) is recomputed after the barrier, not stored; a
-// division is stored (the struct holds the quotient only).
+// division is stored (the struct holds the quotient only). The values recomputed are
+// computed once, at the start of the region's function.
 // CHECK-LABEL: func.func private @"tidy.mux-barrier-region.1"
-// CHECK:         %[[Q:.*]] = llvm.getelementptr inbounds %live[%item] : (!llvm.ptr, i64) -> !llvm.ptr, i64
-// CHECK-NEXT:    %[[L:.*]] = llvm.load %[[Q]] : !llvm.ptr -> i64
-// CHECK-NEXT:    %half = arith.index_cast %[[L]] : i64 to index
-// CHECK:         memref.store %half
 // CHECK-NEXT:    %{{.*}} = arith.constant 0 : i32
 // CHECK-NEXT:    %[[GID:.*]] = mux.get_global_id %{{.*}}
 // CHECK-NEXT:    %[[TWO:.*]] = arith.constant 2 : index
 // CHECK-NEXT:    %[[TWICE:.*]] = arith.muli %[[GID]], %[[TWO]] : index
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[ODD:.*]] = arith.subi %[[TWICE]], %[[ONE]] : index
+// CHECK-NEXT:    %[[Q:.*]] = llvm.getelementptr inbounds %live[%item] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+// CHECK-NEXT:    %[[L:.*]] = llvm.load %[[Q]] : !llvm.ptr -> i64
+// CHECK-NEXT:    %half = arith.index_cast %[[L]] : i64 to index
+// CHECK-NEXT:    memref.store %half, %out[%[[GID]]]
 // CHECK-NEXT:    %inside = arith.cmpi ult, %[[ODD]], %n : index
 // CHECK-LABEL: func.func @"tidy.mux-barrier-wrapper"
 func.func @tidy(%out: memref<?xindex, 1>, %n: index) attributes {mux.kernel = "entry-point"} {
@@ -207,7 +211,7 @@ func.func @loop(%data: memref<?xf32, 1>, %n: index) attributes {mux.kernel = "en
 // CHECK-NOT:     memref.alloca
 // CHECK:         memref.store %{{.*}}, %array[%{{.*}}] : memref<4xf32>
 // CHECK-LABEL: func.func private @"private_array.mux-barrier-region.1"
-// CHECK-NEXT:    %[[B:.*]] = llvm.getelementptr inbounds %live[%item]
+// CHECK:         %[[B:.*]] = llvm.getelementptr inbounds %live[%item]
 // CHECK-NEXT:    %array = builtin.unrealized_conversion_cast %[[B]] : !llvm.ptr to memref<4xf32>
 // CHECK:         memref.load %array[%{{.*}}] : memref<4xf32>
 func.func @private_array(%out: memref<?xf32, 1>) attributes {mux.kernel = "entry-point"} {
