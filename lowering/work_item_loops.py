@@ -410,11 +410,17 @@ class _WorkGroup:
             last_item(b)
 
     def looped(self, schedule: BarrierSchedule) -> list[int]:
-        """The dimensions `schedule` loops over, innermost first."""
+        """The dimensions `schedule` loops over, innermost first: not those of one
+        work-item (at or beyond `mux.max_work_dim`, or of a constant size 1 but
+        dimension 0), whose local id is set to 0 once."""
         if schedule is BarrierSchedule.ONCE:
             return []
         order = (0, 1, 2) if schedule is BarrierSchedule.LINEAR else self.order
-        return [d for d in order if d < self.max_dim]
+        return [
+            d
+            for d in order
+            if d < self.max_dim and (d == 0 or constant_int(self.sizes[d]) != 1)
+        ]
 
 
 def _prologue(

@@ -152,17 +152,19 @@ func.func private @__vecz_v8_vk(%out: memref<?xi32, 1>)
 
 // With a required work-group size whose x is a multiple of the width, every
 // work-item is in a whole packet: the vectorised kernel alone (the spec's "Vector
-// only").
+// only"). A dimension of a required size 1 (z here) has no loop: its local id is set
+// to 0 once.
 // CHECK-LABEL: func.func @"vo.mux-barrier-wrapper"
-// CHECK:           mux.set_local_id %[[D1:.*]], %y
+// CHECK:         mux.set_local_id %{{.*}}, %[[ZERO:.*]]
+// CHECK-NEXT:    scf.for %y = %[[ZERO]] to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:      mux.set_local_id %[[D1:.*]], %y
 // CHECK-NEXT:      %[[W:.*]] = arith.constant 8 : index
 // CHECK-NEXT:      scf.for %x = %{{.*}} to %{{.*}} step %[[W]] {
 // CHECK-NEXT:        mux.set_local_id %{{.*}}, %x
 // CHECK-NEXT:        func.call @__vecz_v8_vo(%out) : (memref<?xi32, 1 : i64>) -> ()
 // CHECK-NEXT:      }
 // CHECK-NEXT:    }
-// CHECK-NEXT:  }
-// CHECK-NEXT:  func.return
+// CHECK-NEXT:    func.return
 func.func @vo(%out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point",
     mux.reqd_work_group_size = array<i32: 16, 2, 1>,
     mux.vecz_base = [8 : i32, "__vecz_v8_vo"]} {
