@@ -60,7 +60,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects import arith, func, scf
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     FunctionType,
     MemRefType,
@@ -71,7 +71,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.llvm import GEPOp, LLVMPointerType
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -88,6 +88,7 @@ from lowering.to_llvm.types import ConversionError, check_memref, convert_type
 from lowering.utils import (
     PassError,
     build_for,
+    build_if,
     const,
     enclosing_function,
     from_index,
@@ -239,13 +240,13 @@ class DefineTransfer(RewritePattern):
         lid = b.insert(mux.GetLocalLinearIdOp()).result
         first = b.insert(arith.CmpiOp(lid, const(b, 0), "eq")).result
         lid.name_hint, first.name_hint = "lid", "first"
-        then = Block()
-        inner = Builder(InsertPoint.at_end(then))
-        dst = _pointer(inner, op.dst, "dst")
-        src = _pointer(inner, op.src, "src")
-        build_copy(inner, dst, src, op.width, _lines(op))
-        inner.insert(scf.YieldOp())
-        b.insert(scf.IfOp(first, [], Region(then)))
+
+        def copy(inner: Builder) -> None:
+            dst = _pointer(inner, op.dst, "dst")
+            src = _pointer(inner, op.src, "src")
+            build_copy(inner, dst, src, op.width, _lines(op))
+
+        build_if(b, first, copy)
         event = op.event if op.event is not None else const(b, 0, EVENT_TYPE)
         rewriter.replace(op, [], [event])
 

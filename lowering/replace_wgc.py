@@ -79,7 +79,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
@@ -90,7 +90,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -100,7 +100,7 @@ from dialects.mux import GroupOperation
 from lowering.group_ops import combine, identity
 from lowering.prepare_barriers import barrier_like_ops
 from lowering.to_llvm.types import ConversionError, storage
-from lowering.utils import PassError, const
+from lowering.utils import PassError, build_if, const
 
 BARRIER_SEMANTICS = (mux.MemSemantics.ACQ_REL, mux.MemSemantics.WORK_GROUP_MEMORY)
 """The accumulator is local memory: the barriers order work-group memory."""
@@ -327,10 +327,10 @@ def _broadcast(
     source.name_hint = "from"
     is_source = b.insert(arith.CmpiOp(lid, source, "eq")).result
     is_source.name_hint = "is_from"
-    then = Block()
-    inner = Builder(InsertPoint.at_end(then))
-    inner.insert(memref.StoreOp.get(op.value, acc, [zero]))
-    inner.insert(scf.YieldOp())
-    b.insert(scf.IfOp(is_source, [], Region(then)))
+    build_if(
+        b,
+        is_source,
+        lambda inner: inner.insert(memref.StoreOp.get(op.value, acc, [zero])),
+    )
     _barrier(b, ids)
     return b.insert(memref.LoadOp.get(acc, [zero])).res
