@@ -205,7 +205,7 @@ class _Region:
         if _pure(op) or _load(op) or isinstance(op, (cf.BranchOp, func.ReturnOp)):
             return False
         if isinstance(op, (cf.ConditionalBranchOp, cf.SwitchOp)):
-            return False  # a way out of the prefix, judged by `exit`
+            return False  # a way out of the prefix, judged by build_bound_function
         return not (_store(op) and all(self.uniform(v) for v in op.operands))
 
     def first_effect(self, block: Block) -> Operation | None:
