@@ -69,6 +69,7 @@ defined by other stages).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.builder import Builder
 from xdsl.context import Context
@@ -77,7 +78,6 @@ from xdsl.dialects.builtin import ModuleOp, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -88,6 +88,7 @@ from xdsl.rewriter import InsertPoint
 from dialects import attributes as mux_attrs
 from dialects import llvmx, mux
 from dialects.scheduling import WORK_GROUP_INFO, WORK_ITEM_INFO
+from lowering.dispatch import TypeDispatch
 from lowering.group_ops import identity
 from lowering.utils import (
     PassError,
@@ -194,8 +195,13 @@ class DefineSubGroupBuiltin(RewritePattern):
     larger: set[str]
     """The functions with sub-groups larger than 1 (`larger_sub_groups`)."""
 
+    source: ClassVar[tuple[type[Operation], ...]] = (
+        _SUB_GROUP_SIZE_QUERIES + _SUB_GROUP_OPS
+    )
+    """The ops it defines (`lowering.dispatch`)."""
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, _SUB_GROUP_SIZE_QUERIES + _SUB_GROUP_OPS):
+        if not isinstance(op, self.source):
             return
         holder = enclosing_function(op)
         fn = None if holder is None else holder.sym_name.data
@@ -257,21 +263,21 @@ class DefineBuiltin(RewritePattern):
     """The required work-group size of the functions that have one
     (`required_sizes`)."""
 
+    source: ClassVar[tuple[type[Operation], ...]] = (
+        *_ARRAY_FIELDS,
+        *_I32_FIELDS,
+        *_SETTERS,
+        *_CONSTANTS,
+        mux.SetLocalIdOp,
+        mux.GetGlobalIdOp,
+        mux.GetLocalLinearIdOp,
+        mux.GetGlobalLinearIdOp,
+    )
+    """The ops it defines (`lowering.dispatch`)."""
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         kind = type(op)
-        if not (
-            kind in _ARRAY_FIELDS
-            or kind in _I32_FIELDS
-            or kind in _SETTERS
-            or kind in _CONSTANTS
-            or kind
-            in (
-                mux.SetLocalIdOp,
-                mux.GetGlobalIdOp,
-                mux.GetLocalLinearIdOp,
-                mux.GetGlobalLinearIdOp,
-            )
-        ):
+        if kind not in self.source:
             return
         b = Builder(InsertPoint.before(op))
         if kind in _CONSTANTS:
@@ -421,13 +427,12 @@ class DefineMuxBuiltinsPass(ModulePass):
     name = "define-mux-builtins"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        patterns = GreedyRewritePatternApplier(
+        patterns = TypeDispatch(
             [
                 DefineBuiltin(required_sizes(op)),
                 DefineSubGroupBuiltin(larger_sub_groups(op)),
                 DefineMemoryBarrier(),
                 DefineVecGroup(),
-            ],
-            dce_enabled=False,
+            ]
         )
         PatternRewriteWalker(patterns).rewrite_module(op)

@@ -125,6 +125,9 @@ def define_vec_group(b: Builder, op: Operation) -> SSAValue:
 class DefineVecGroup(RewritePattern):
     """Replaces a vec-group collective by arithmetic on its lanes."""
 
+    source = VEC_GROUP_OPS
+    """The ops it defines (`lowering.dispatch`)."""
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if not isinstance(op, VEC_GROUP_OPS):
             return

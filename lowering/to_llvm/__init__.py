@@ -30,21 +30,16 @@ half-converted module.
 from __future__ import annotations
 
 import functools
-import inspect
 from dataclasses import dataclass
-from types import UnionType
-from typing import Union, get_args, get_origin
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ModuleOp,
     UnrealizedConversionCastOp,
-    UnregisteredOp,
 )
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -53,9 +48,10 @@ from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_cast
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException
 
+from lowering.dispatch import TypeDispatch, op_name
 from lowering.to_llvm import arith, atomic, cf, func, index, math, memref, vector
 from lowering.to_llvm.scf import lower_scf_to_cf
-from lowering.to_llvm.types import ConversionError, op_name
+from lowering.to_llvm.types import ConversionError
 
 PATTERNS: list[RewritePattern] = [
     *func.PATTERNS,
@@ -74,58 +70,14 @@ MUX_OPS_LEFT = (
 )
 
 
-def _source_ops(pattern: RewritePattern) -> tuple[type[Operation] | str, ...] | None:
-    """The ops `pattern` converts: op classes or op names, or None when that cannot
-    be told (then the pattern is tried on every op).
-
-    A pattern says it with its `source` field, or with the op type of its
-    `@op_type_rewrite_pattern` signature, which xDSL 0.74 keeps in the closure of
-    the wrapper it makes (`expected_type`).
-    """
-    source = getattr(pattern, "source", None)
-    if isinstance(source, type | str):
-        return (source,)
-    method = type(pattern).match_and_rewrite
-    expected = inspect.getclosurevars(method).nonlocals.get("expected_type")
-    if isinstance(expected, type) and issubclass(expected, Operation):
-        return (expected,)
-    if get_origin(expected) in (Union, UnionType):
-        return get_args(expected)
-    return None
-
-
-class _Dispatch(RewritePattern):
+class _Dispatch(TypeDispatch):
     """The patterns of every dialect, tried on an op in their order, but only those
-    that convert an op of its kind (`_source_ops`): trying all of them on every op
-    was most of the conversion's time. Records on a `ConversionError` the op being
-    converted."""
-
-    def __init__(self, patterns: list[RewritePattern]):
-        self.patterns = [(p, _source_ops(p)) for p in patterns]
-        self.appliers: dict[type[Operation] | str, RewritePattern] = {}
-
-    def _applier(self, op: Operation) -> RewritePattern:
-        key: type[Operation] | str = (
-            op_name(op) if isinstance(op, UnregisteredOp) else type(op)
-        )
-        applier = self.appliers.get(key)
-        if applier is None:
-            relevant = [
-                p
-                for p, sources in self.patterns
-                if sources is None
-                or any(
-                    s == op_name(op) if isinstance(s, str) else isinstance(op, s)
-                    for s in sources
-                )
-            ]
-            applier = GreedyRewritePatternApplier(relevant, dce_enabled=False)
-            self.appliers[key] = applier
-        return applier
+    that convert an op of its kind (`lowering.dispatch`). Records on a
+    `ConversionError` the op being converted."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         try:
-            self._applier(op).match_and_rewrite(op, rewriter)
+            self.applier(op).match_and_rewrite(op, rewriter)
         except ConversionError as error:
             error.op = error.op or op
             raise

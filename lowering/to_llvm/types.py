@@ -64,7 +64,6 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     Signedness,
     UnrealizedConversionCastOp,
-    UnregisteredOp,
     VectorType,
     i64,
 )
@@ -73,6 +72,8 @@ from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
+
+from lowering.dispatch import op_name
 
 
 class ConversionError(Exception):
@@ -246,12 +247,6 @@ def element_type(type_: Attribute) -> Attribute:
 # --------------------------------------------------------------------------------------
 # Values across the conversion.
 # --------------------------------------------------------------------------------------
-
-
-def op_name(op: Operation) -> str:
-    """The op's name, also for an op of a dialect xDSL does not define (parsed in
-    generic form with --allow-unregistered-dialect)."""
-    return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
 
 
 def matches(op: Operation, source: type[Operation] | str) -> bool:
