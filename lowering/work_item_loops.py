@@ -328,7 +328,7 @@ class _WorkGroup:
                 return
             if level == 0 and span is not None:
                 lo, hi = span
-                outer = [e for e in looped[1:] if constant_int(self.sizes[e]) != 1]
+                outer = looped[1:]
                 last = inner.insert(arith.SubiOp(self.sizes[d], self.one)).result
                 upper = inner.insert(arith.MinUIOp(hi, last)).result
                 if outer:  # x = size - 1 of the last row runs after the loops
@@ -398,9 +398,6 @@ class _WorkGroup:
         def last_item(inner: Builder) -> None:
             """The group's last work-item, which the loops over `span` skip."""
             for d in looped:
-                if constant_int(self.sizes[d]) == 1:  # its loop left it at 0
-                    ids[d] = self.zero
-                    continue
                 ids[d] = inner.insert(arith.SubiOp(self.sizes[d], self.one)).result
                 inner.insert(mux.SetLocalIdOp(self.dims[d], ids[d]))
             innermost(inner)
