@@ -391,9 +391,9 @@ def below_function(module: ModuleOp, predicate: str) -> str:
 
 
 class _Emitter:
-    """Builds a guard's `lo, hi, step` in the bound function, from the values of the
-    region function through `values` (the clone's map). Each condition narrows the
-    work-items to a set that contains every one that satisfies it."""
+    """Builds a guard's `lo, hi` in the bound function, from the values of the region
+    function through `values` (their counterparts in the bound function). Each
+    condition narrows the range to one that holds every work-item satisfying it."""
 
     def __init__(
         self,
@@ -451,9 +451,9 @@ class _Emitter:
 def build_bound_function(
     module: ModuleOp, region_function: func.FuncOp, dim: int, name: str
 ) -> func.FuncOp | None:
-    """`@name(<region_function's params but %item>) -> (index, index, index)`: the
-    work-items `lo, lo + step, ... < hi` of dimension `dim` (the innermost looped one)
-    that may do something of their own in the region; None if the region gives no
+    """`@name(<region_function's params but %item>) -> (index, index)`: the range
+    `[lo, hi)` of dimension `dim` (the innermost looped one) outside of which no
+    work-item does anything of its own in the region; None if the region gives no
     such bound (module docstring). The helpers it calls are added to `module`."""
     region = _Region(region_function, dim)
     if not region.closed():
