@@ -26,7 +26,9 @@ function". Its body runs in each of the caller's work-items with the caller's
 work-item builtins, and `prepare-barriers` inlines it if it holds a barrier. Its
 other attributes stay, describing its own launches: a callee's
 `mux.reqd_work_group_size` binds its own launches, not the caller's, whose
-work-groups it runs in when called (its `get_local_size` is theirs).
+work-groups it runs in when called (its `get_local_size` is theirs). A kernel that
+`name` reaches and that calls itself is a diagnostic (the rule is
+`transfer-kernel-metadata`'s).
 
 Before: a function named `name` exists (a diagnostic otherwise). After: it is the
 one kernel, an entry point with a work-item order and, when `local-sizes` is given,
@@ -42,8 +44,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from dialects import attributes as mux_attrs
-from lowering.transfer_kernel_metadata import encode_kernel, parse_order
-from lowering.utils import NameOption, PassError, functions
+from lowering.transfer_kernel_metadata import (
+    check_no_recursive_kernel,
+    encode_kernel,
+    parse_order,
+)
+from lowering.utils import NameOption, PassError, functions, reachable_from
 
 
 @dataclass(frozen=True)
@@ -74,6 +80,13 @@ class EncodeKernelMetadataPass(NameOption, ModulePass):
                 f"encode-kernel-metadata: local sizes must be positive, got "
                 f"{self.local_sizes}"
             )
+        reached = reachable_from(op, [self.kernel_name])
+        kernels = [self.kernel_name] + [
+            n
+            for n, f in fns.items()
+            if n in reached and n != self.kernel_name and mux_attrs.is_kernel(f)
+        ]
+        check_no_recursive_kernel(op, kernels, self.name)
         for other in fns.values():
             if other is not fn:
                 mux_attrs.drop_is_kernel(other)

@@ -221,6 +221,40 @@ def test_callee_required_size_is_its_own_launches_only():
         program.kernel("ids")(a, b, global_size=32, local_size=8)
 
 
+RECURSIVE = """
+func.func @helper(%n: index) {
+  func.call @count(%n) : (index) -> ()
+  func.return
+}
+func.func @count(%n: index) attributes {mux.kernel = "entry-point"} {
+  %c0 = arith.constant 0 : index
+  %more = arith.cmpi ugt, %n, %c0 : index
+  scf.if %more {
+    %c1 = arith.constant 1 : index
+    %m = arith.subi %n, %c1 : index
+    func.call @CALLEE(%m) : (index) -> ()
+  }
+  func.return
+}
+func.func @caller(%n: index) attributes {mux.kernel = "entry-point"} {
+  func.call @count(%n) : (index) -> ()
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("callee", "cycle"),
+    [("count", "'count' -> 'count'"), ("helper", "'count' -> 'helper' -> 'count'")],
+    ids=["itself", "through-a-helper"],
+)
+@pytest.mark.parametrize("kernel", ["count", "caller"])
+def test_recursive_kernel_is_a_compile_error(kernel, callee, cycle):
+    program = mux.compile(RECURSIVE.replace("CALLEE", callee))
+    with pytest.raises(mux.CompileError, match=f"recursion.*{cycle}"):
+        program.kernel(kernel)(np.int64(3), global_size=1)
+
+
 def _whole_module(program, source: str) -> None:
     """Makes each kernel of `program` run its entry hook out of the whole-module
     pipeline (`mux-opt -p host`: every kernel an entry point), JIT-compiled once."""
