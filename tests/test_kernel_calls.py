@@ -221,6 +221,49 @@ def test_callee_required_size_is_its_own_launches_only():
         program.kernel("ids")(a, b, global_size=32, local_size=8)
 
 
+# `sums` writes its work-group's sum plus its sub-group's: collectives, scheduled
+# like barriers, in a kernel that `outer` calls.
+SUMS = """
+func.func @sums(%x: memref<?xi32, 1>, %y: memref<?xi32, 1>)
+    attributes {mux.kernel = "entry-point"} {
+  %g = mux.get_global_linear_id
+  %v = memref.load %x[%g] : memref<?xi32, 1>
+  %r = mux.work_group_reduce add id(0) %v : i32
+  %s = mux.sub_group_reduce add %v : i32
+  %t = arith.addi %r, %s : i32
+  memref.store %t, %y[%g] : memref<?xi32, 1>
+  func.return
+}
+func.func @outer(%x: memref<?xi32, 1>, %y: memref<?xi32, 1>)
+    attributes {mux.kernel = "entry-point"} {
+  func.call @sums(%x, %y) : (memref<?xi32, 1>, memref<?xi32, 1>) -> ()
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"software_wgc": True}, {"sub_group_size": 4}, {"vecz_width": 1}],
+    ids=["native", "software-wgc", "sub-groups-of-4", "scalar"],
+)
+def test_collectives_in_the_callee(options):
+    n, local = 22, 8  # the last work-group has 6 work-items
+    x = np.arange(n, dtype=np.int32) * 5 - 7
+    size = options.get("sub_group_size", 1)
+    expected = np.empty(n, np.int32)
+    for start in range(0, n, local):
+        group = x[start : start + local]
+        for i in range(len(group)):
+            sub = group[i // size * size : (i // size + 1) * size]
+            expected[start + i] = group.sum() + sub.sum()
+    program = mux.compile(SUMS, **options)
+    for name in ("outer", "sums"):
+        y = np.zeros(n, np.int32)
+        program.kernel(name)(x, y, global_size=n, local_size=local)
+        np.testing.assert_array_equal(y, expected, err_msg=name)
+
+
 RECURSIVE = """
 func.func @helper(%n: index) {
   func.call @count(%n) : (index) -> ()
