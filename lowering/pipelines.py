@@ -53,8 +53,9 @@ class HostPipeline(ModulePass):
 
     Without `kernel`, every kernel of the module is compiled
     (`transfer-kernel-metadata`); with it, only that kernel, specialised for
-    `local-sizes` if given (`encode-kernel-metadata`), and the functions it does not
-    call are dropped first (`reduce-to-func{keep=...}`). In both cases
+    `local-sizes` if given (`encode-kernel-metadata`: the kernels it calls are
+    ordinary functions then), and the functions it does not call are dropped first
+    (`reduce-to-func{keep=...}`). In both cases
     `reduce-to-func` ends the mux part of the pipeline, dropping what no entry
     point uses any more.
     """

@@ -13,9 +13,9 @@ Barrier-like ops are the control barriers (`mux.work_group_barrier`,
 `_broadcast`, `_reduce`, `_scan_inclusive`, `_scan_exclusive`), whose `id` property
 is the barrier id. `mux.mem_barrier` is only a fence and is not barrier-like.
 
-1. **Inlining.** Every function that is not a kernel (`mux.kernel`) and that holds a
-   barrier-like op, or calls such a function transitively, is inlined at each of its
-   `func.call`s, callees before callers (kernel -> f -> g with the barrier in g: g goes
+1. **Inlining.** Every function that holds a barrier-like op, or calls such a
+   function transitively, is inlined at each of its `func.call`s, callees before
+   callers (kernel -> f -> g with the barrier in g: g goes
    into f, then f, with g's body, into the kernel). A callee whose body is one block
    ending in `func.return` is spliced in at the call, its results replacing the
    call's. A callee with several blocks splits the caller's block at the call: the
@@ -27,17 +27,20 @@ is the barrier id. `mux.mem_barrier` is only a fence and is not barrier-like.
    would; inside any other region op it is a diagnostic, as is recursion through
    such functions (naming them). Functions holding a sub-group collective or
    shuffle are inlined too: `work-item-loops` schedules those as barriers when
-   sub-groups have more than one work-item. Functions with none of these below them
-   stay calls; inlined functions stay in the module (`reduce-to-func` drops the unused
-   ones).
+   sub-groups have more than one work-item. A kernel that another kernel calls is
+   inlined like any function (a call of a kernel is an ordinary call in OpenCL C:
+   `encode-kernel-metadata`): the copy's barriers are the caller's work-group's, and
+   the kernel itself stays an entry point. Functions
+   with none of these below them stay calls; inlined functions stay in the module
+   (`reduce-to-func` drops the unused ones).
 2. **Ids.** In each kernel entry point the barrier-like ops are renumbered 0, 1, 2,
    ... in program order (a walk of the function: blocks in order, nested regions
    where their op is), so two inlined copies of one barrier get distinct ids.
 
 Before: kernel entry points marked (`transfer-kernel-metadata` or
 `encode-kernel-metadata`). After: every barrier-like op a kernel entry point reaches
-is in the entry point itself (unless it is in another kernel it calls), with ids
-0..n-1 in program order; `work-item-loops` splits the kernel at them.
+is in the entry point itself, with ids 0..n-1 in program order; `work-item-loops`
+splits the kernel at them.
 """
 
 from __future__ import annotations
@@ -52,7 +55,6 @@ from xdsl.ir import Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from dialects import attributes as mux_attrs
 from dialects import mux
 from lowering.group_exchanges import SUB_GROUP_EXCHANGES
 from lowering.to_llvm.scf import lower_scf_to_cf
@@ -80,8 +82,8 @@ sub-groups have more than one work-item."""
 
 @dataclass(frozen=True)
 class PrepareBarriersPass(ModulePass):
-    """Inlines every non-kernel function with a barrier-like op below it into its
-    callers, then numbers the barrier-like ops of each kernel entry point."""
+    """Inlines every function with a barrier-like op below it into its callers,
+    then numbers the barrier-like ops of each kernel entry point."""
 
     name = "prepare-barriers"
 
@@ -93,11 +95,8 @@ class PrepareBarriersPass(ModulePass):
         }
         with_barriers = _with_barriers(fns, graph)
         for name in _callees_first(graph, with_barriers):
-            callee = fns[name]
-            if mux_attrs.is_kernel(callee):
-                continue
             for call in callers_of(op).get(name, []):
-                _inline_call(call, callee)
+                _inline_call(call, fns[name])
         for kernel in kernel_entry_points(op):
             number_barriers(kernel)
 

@@ -11,12 +11,22 @@ It runs over every kernel of the module; here a kernel is a function with a
   `reqd_work_group_size`): nothing to transfer from elsewhere;
 - adds `mux.work_item_order` if absent: the pass's `order` option, `xyz` by default.
 
+A kernel may call another, an ordinary call in OpenCL C (`encode-kernel-metadata`
+quotes the rule). Both stay entry points here (each can be launched); where one
+calls the other, the callee's body runs in the caller's work-items as any
+function's does (`prepare-barriers` inlines a copy of it when it holds a barrier).
+A kernel that calls itself, directly or through other functions, is a diagnostic
+naming the cycle: OpenCL C's "Restrictions" say "Recursion is not supported".
+Cycles among functions that are not kernels are not checked here
+(`prepare-barriers` rejects those that hold a barrier).
+
 Before: kernels marked `mux.kernel`. After: every kernel is an entry point with a
 work-item order. Running it twice changes nothing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -26,7 +36,7 @@ from xdsl.passes import ModulePass
 
 from dialects import attributes as mux_attrs
 from dialects.mux import WorkItemOrder
-from lowering.utils import PassError, functions
+from lowering.utils import PassError, call_cycle, functions
 
 
 def parse_order(order: str) -> WorkItemOrder:
@@ -56,6 +66,20 @@ def encode_kernel(
         mux_attrs.WORK_ITEM_ORDER.set(fn, order)
 
 
+def check_no_recursive_kernel(
+    module: ModuleOp, kernels: Iterable[str], pass_name: str
+) -> None:
+    """A diagnostic if one of `kernels` calls itself, directly or through other
+    functions (OpenCL C: no recursion), naming the cycle."""
+    cycle = call_cycle(module, kernels)
+    if cycle is not None:
+        path = " -> ".join(f"'{name}'" for name in cycle)
+        raise PassError(
+            f"{pass_name}: kernel '{cycle[0]}' calls itself, and OpenCL C has no "
+            f"recursion: {path}"
+        )
+
+
 @dataclass(frozen=True)
 class TransferKernelMetadataPass(ModulePass):
     """Marks every kernel (`mux.kernel`) an entry point with a work-item order."""
@@ -67,6 +91,11 @@ class TransferKernelMetadataPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         order = parse_order(self.order)
-        for fn in functions(op).values():
-            if mux_attrs.is_kernel(fn) and not fn.is_declaration:
-                encode_kernel(fn, order)
+        kernels = [
+            fn
+            for fn in functions(op).values()
+            if mux_attrs.is_kernel(fn) and not fn.is_declaration
+        ]
+        check_no_recursive_kernel(op, (k.sym_name.data for k in kernels), self.name)
+        for fn in kernels:
+            encode_kernel(fn, order)

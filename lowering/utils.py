@@ -112,6 +112,34 @@ def reachable_from(module: ModuleOp, roots: Iterable[str]) -> set[str]:
     return seen
 
 
+def call_cycle(module: ModuleOp, names: Iterable[str]) -> list[str] | None:
+    """A cycle of calls from one of `names` back to it (directly or through other
+    functions), as the names along it, the first one repeated at the end
+    (`['k', 'helper', 'k']`); None if none of `names` reaches itself."""
+    fns = functions(module)
+    callees = {
+        name: [c.callee.root_reference.data for c in calls_in(fn)]
+        for name, fn in fns.items()
+    }
+    for start in names:
+        # A depth-first walk from `start`'s callees, remembering how each function
+        # was reached, until `start` is reached again.
+        parent: dict[str, str] = {}
+        work = [(callee, start) for callee in callees.get(start, [])]
+        while work:
+            name, via = work.pop()
+            if name in parent:
+                continue
+            parent[name] = via
+            if name == start:
+                path = [start]
+                while (via := parent[path[-1]]) != start:
+                    path.append(via)
+                return [start, *reversed(path)]
+            work.extend((callee, name) for callee in callees.get(name, []))
+    return None
+
+
 def base_name(fn: func.FuncOp) -> str:
     """The name new versions of `fn` are suffixed to (spec: "mux-base-fn-name")."""
     return mux_attrs.BASE_FN_NAME.get(fn) or fn.sym_name.data

@@ -1,8 +1,8 @@
 // RUN: mux-opt --split-input-file %s -p prepare-barriers | filecheck %s
 //
-// prepare-barriers: every function that is not a kernel and holds a barrier-like op
-// (work-group or sub-group barrier, work-group collective), or calls one that does,
-// is inlined into its callers; then each kernel entry point's barrier-like ops get
+// prepare-barriers: every function that holds a barrier-like op (work-group or
+// sub-group barrier, work-group collective), or calls one that does, is inlined
+// into its callers; then each kernel entry point's barrier-like ops get
 // the ids 0, 1, 2, ... in program order. Inlined functions stay in the module.
 
 // A helper with a barrier, called once: its body replaces the call, its result
@@ -396,10 +396,13 @@ func.func @in_loop(%p: memref<?xi32, 1>, %n: index, %c: i1) attributes {mux.kern
 
 // -----
 
-// Kernels are not inlined, even when they hold a barrier (issue #4: "inline every
-// non-kernel function"); work-item-loops then reports the call.
+// A kernel called by another is inlined like any function (OpenCL C: "just a
+// regular function call"), barrier included; it stays a kernel, its barrier
+// unchanged.
+// CHECK-LABEL: func.func @other_kernel(%x: i32) attributes {mux.kernel} {
+// CHECK-NEXT:    mux.work_group_barrier id(0)
 // CHECK-LABEL: func.func @calls_kernel(%x: i32) attributes {mux.kernel = "entry-point"} {
-// CHECK-NEXT:    func.call @other_kernel(%x) : (i32) -> ()
+// CHECK-NEXT:    mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
 func.func @other_kernel(%x: i32) attributes {mux.kernel} {
