@@ -24,10 +24,11 @@ loops in any case: its region id is the one the wrapper follows.
 
 **What the region may do.** A value is *uniform* when it is the same for every
 work-item in one run of the region: the parameters but `%item`, constants, the
-work-group queries, pure ops (`arith`, `math`, `llvm.getelementptr`, casts) of
-uniform values, block arguments of uniform blocks with uniform incoming values, and
-loads from uniform addresses. That last rule assumes the kernel is free of data races
-(a work-item that reads a location another one writes in the same region, with no
+work-group queries, pure ops (`arith`, `math`, `llvm.getelementptr`, casts, and
+the `llvm.zext`/`llvm.icmp` of a boolean's byte in the live storage) of uniform
+values, block arguments of uniform blocks with uniform incoming values, and loads
+from uniform addresses. That last rule assumes the kernel is free of data races (a
+work-item that reads a location another one writes in the same region, with no
 barrier in between, has a data race, whose behaviour OpenCL leaves undefined). The
 *prefix* is the blocks every work-item runs alike: from the entry, along branches on
 uniform conditions, through blocks whose only side effects are stores of uniform
@@ -103,7 +104,15 @@ _MIRRORED = {"ugt": "ult", "uge": "ule", "sgt": "slt", "sge": "sle"}
 """`u > v` is `v < u`."""
 
 
-_PURE_OPS = (*mux.QUERY_OPS, llvm.GEPOp, UnrealizedConversionCastOp)
+_PURE_OPS = (
+    *mux.QUERY_OPS,
+    llvm.GEPOp,
+    UnrealizedConversionCastOp,
+    # a boolean's byte in the live storage and back (`types.to_memory`/`from_memory`)
+    llvm.ConstantOp,
+    llvm.ZExtOp,
+    llvm.ICmpOp,
+)
 _PURE_DIALECTS = (arith.Arith.name, math.Math.name)
 
 

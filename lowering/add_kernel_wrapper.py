@@ -16,7 +16,8 @@ all fields uninitialized" since earlier passes always set before they get.
     }
 
 Fields of the struct: a memref is its pointer (`!llvm.ptr<address space>`), `index`
-is the host's `size_t` (i64), other scalars and vectors are themselves. With
+is the host's `size_t` (i64), other scalars and vectors have their memory type
+(`types.memory_type`: an `i1` is a byte, as the runtime's `c_bool`). With
 `local-buffers-by-size` (the default, as on the host), a memref in the local address
 space (3) is passed as its size in bytes and the wrapper stack-allocates it: the
 spec's `PassLocalBuffersBySize`. The struct has LLVM's natural alignment, and the
@@ -75,6 +76,7 @@ from dialects import attributes as mux_attrs
 from dialects import llvmx
 from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
 from dialects.scheduling import WORK_ITEM_INFO
+from lowering.to_llvm.types import from_memory, memory_type
 from lowering.utils import (
     POINTER,
     SIZE_T,
@@ -105,7 +107,7 @@ def packed_field_type(param: Attribute, local_by_size: bool) -> Attribute:
     if isinstance(param, IndexType):
         return SIZE_T
     if isinstance(param, IntegerType | AnyFloat | VectorType | LLVMPointerType):
-        return param
+        return memory_type(param)
     raise PassError(f"add-kernel-wrapper: no packed form for a parameter of {param}")
 
 
@@ -209,7 +211,7 @@ def _rebuild(b: Builder, value: SSAValue, param: Attribute) -> SSAValue:
     if isinstance(param, IndexType):
         return to_index(b, value)
     if not isinstance(param, MemRefType):
-        return value
+        return from_memory(b, value, param)
     if value.type == SIZE_T:  # a local buffer passed by size: allocate it here
         return _local_buffer(b, value, LOCAL_BUFFER_ALIGNMENT, param)
     cast = UnrealizedConversionCastOp.get([value], [param])

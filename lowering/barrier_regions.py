@@ -62,7 +62,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import mux
 from dialects.mux import AnyFloat, address_space_of
-from lowering.to_llvm.types import storage
+from lowering.to_llvm.types import from_memory, memory_type, storage, to_memory
 from lowering.uniformity import analyse
 from lowering.utils import POINTER, PassError, const
 
@@ -271,11 +271,12 @@ def _outer_operands(top: Operation) -> list[SSAValue]:
 
 
 def _llvm_type(type_: Attribute) -> Attribute:
-    """The type a live value has in the live struct."""
+    """The type a live value has in the live struct (an `i1` is a byte:
+    `types.memory_type`)."""
     if isinstance(type_, IndexType):
         return i64
     if isinstance(type_, IntegerType | AnyFloat | VectorType | LLVMPointerType):
-        return type_
+        return memory_type(type_)
     if isinstance(type_, MemRefType):
         space = address_space_of(type_)
         return (
@@ -602,6 +603,7 @@ class _RegionBuilder:
             value = b.insert(
                 UnrealizedConversionCastOp.get([value], [field_type])
             ).results[0]
+        value = to_memory(b, value)
         b.insert(StoreOp(value, self._address(b, original, index)))
 
     def _load(self, b: Builder, original: SSAValue) -> SSAValue:
@@ -615,6 +617,8 @@ class _RegionBuilder:
             value = b.insert(
                 UnrealizedConversionCastOp.get([value], [original.type])
             ).results[0]
+        else:
+            value = from_memory(b, value, original.type)
         value.name_hint = original.name_hint
         return value
 

@@ -59,6 +59,7 @@ from xdsl.rewriter import InsertPoint
 from dialects import mux
 from dialects.mux import GroupOperation, MemScope
 from lowering.group_ops import combine, identity
+from lowering.to_llvm.types import from_memory, memory_type, to_memory
 from lowering.utils import PassError, const
 
 WORK_GROUP_EXCHANGES: tuple[type[Operation], ...] = mux.WORK_GROUP_COLLECTIVE_OPS
@@ -233,7 +234,8 @@ def _for(
 
 
 class _Arrays:
-    """Element access to the live storage arrays of an exchange's slots."""
+    """Element access to the live storage arrays of an exchange's slots, whose
+    elements have the memory type of the slot's (`types.memory_type`)."""
 
     def __init__(self, b: Builder, address_of: Callable[[Builder, SSAValue], SSAValue]):
         self.address_of = address_of
@@ -245,18 +247,20 @@ class _Arrays:
             self.bases[slot] = self.address_of(self.b, slot)
         index = b.insert(arith.IndexCastOp(item, i64)).result
         gep = GEPOp.from_mixed_indices(
-            self.bases[slot], [index], _element_type(slot), inbounds=True
+            self.bases[slot], [index], memory_type(_element_type(slot)), inbounds=True
         )
         return b.insert(gep).result
 
     def load(self, b: Builder, slot: SSAValue, item: SSAValue) -> SSAValue:
         address = self._element(b, slot, item)
-        return b.insert(LoadOp(address, _element_type(slot))).dereferenced_value
+        type_ = _element_type(slot)
+        value = b.insert(LoadOp(address, memory_type(type_))).dereferenced_value
+        return from_memory(b, value, type_)
 
     def store(
         self, b: Builder, slot: SSAValue, item: SSAValue, value: SSAValue
     ) -> None:
-        b.insert(StoreOp(value, self._element(b, slot, item)))
+        b.insert(StoreOp(to_memory(b, value), self._element(b, slot, item)))
 
 
 def build_exchange(

@@ -6,7 +6,10 @@ A memref is a bare pointer to its first element (see `types.py`), so:
   element type, by the row-major linear index (`i * stride + j ...`, the strides
   being constants; `nsw`, since an in-bounds index does not overflow), then
   `llvm.load`/`llvm.store` with the element's natural alignment. A 0-d memref is
-  the pointer itself.
+  the pointer itself. The element is as it is in memory (`types.memory_type`): an
+  `i1` is a byte, zero-extended when stored and compared with 0 when loaded; so
+  are the elements of private arrays and globals (a global of `i1` is an array of
+  `i8` 0 or 1).
 - `memref.alloca` of a static shape (a private array) is an `llvm.alloca` of its
   element count, with at least the natural alignment. It is put at the start of
   the function's entry block, where LLVM expects static allocas (an alloca inside
@@ -64,10 +67,13 @@ from lowering.to_llvm.types import (
     convert_type,
     element_count,
     element_pointer,
+    from_memory,
     llvm_operands,
+    memory_type,
     natural_alignment,
     pointer_type,
     replace_op,
+    to_memory,
     value_attr,
 )
 
@@ -100,8 +106,10 @@ class LoadToLLVM(RewritePattern):
         base, *indices = llvm_operands(op, rewriter)
         pointer = element_address(rewriter, op.memref, base, indices)
         result_type = convert_type(op.res.type)
-        load = llvm.LoadOp(pointer, result_type, natural_alignment(result_type))
-        replace_op(rewriter, op, [rewriter.insert(load).dereferenced_value])
+        stored = memory_type(result_type)
+        load = rewriter.insert(llvm.LoadOp(pointer, stored, natural_alignment(stored)))
+        value = from_memory(rewriter, load.dereferenced_value, result_type)
+        replace_op(rewriter, op, [value])
 
 
 class StoreToLLVM(RewritePattern):
@@ -111,6 +119,7 @@ class StoreToLLVM(RewritePattern):
     def match_and_rewrite(self, op: memref.StoreOp, rewriter: PatternRewriter, /):
         value, base, *indices = llvm_operands(op, rewriter)
         pointer = element_address(rewriter, op.memref, base, indices)
+        value = to_memory(rewriter, value)
         store = llvm.StoreOp(
             value,
             pointer,
@@ -158,7 +167,7 @@ class AllocaToLLVM(RewritePattern):
                 f"memref.alloca of {type_}: only static shapes (a private array has "
                 "a size known at compile time)"
             )
-        element = convert_type(type_.element_type)
+        element = memory_type(convert_type(type_.element_type))
         alignment = natural_alignment(element)
         if op.alignment is not None:
             alignment = max(alignment, op.alignment.value.data)
@@ -246,9 +255,11 @@ def _global_value(op: memref.GlobalOp) -> Attribute:
     """The initial value of the llvm global for `op`: flattened to one dimension,
     zeros for an uninitialized global."""
     type_ = op.type
-    element = convert_type(type_.element_type)
+    element = memory_type(convert_type(type_.element_type))
     value = op.initial_value
     values = [0] if isinstance(value, UnitAttr) else list(value.get_values())
+    if element != convert_type(type_.element_type):  # booleans: xDSL's true is -1
+        values = [int(bool(v)) for v in values]
     if not type_.get_shape():
         return value_attr(values[0], element)
     flat_type = TensorType(element, [element_count(type_)])
@@ -265,7 +276,7 @@ class GlobalToLLVM(RewritePattern):
             raise ConversionError(
                 f"memref.global of {type_}: a global has a static shape"
             )
-        element = convert_type(type_.element_type)
+        element = memory_type(convert_type(type_.element_type))
         if type_.get_shape():
             global_type = llvm.LLVMArrayType(element_count(type_), element)
         else:

@@ -11,7 +11,9 @@ type; see `types.py`).
 - `vector.load`/`vector.store` on a memref are the address of the first element, as
   for `memref.load` (`types.element_pointer`), and an `llvm.load`/`llvm.store` of
   the vector type, aligned as the memref's element (a vector loaded from a
-  `memref<?xf32>` is only known to be f32-aligned).
+  `memref<?xf32>` is only known to be f32-aligned). A vector of `i1` is a vector
+  of bytes in memory (`types.memory_type`), never LLVM's bit-packed `<N x i1>`: it
+  is loaded as `vector<N x i8>` and compared with 0, stored zero-extended.
 - `vector.reduction` calls LLVM's `llvm.vector.reduce.*` intrinsics: `add`/`mul`
   on floats are `llvm.intr.vector.reduce.fadd`/`fmul` (ordered, unless the
   fast-math flags allow reassociation), starting from the accumulator or from the
@@ -25,7 +27,8 @@ type; see `types.py`).
 - `vector.maskedload`/`vector.maskedstore` call LLVM's `llvm.masked.load`/
   `llvm.masked.store` on the address of the first element (lanes whose mask bit is
   0 are not accessed: the load gives the pass-through lane there), aligned as the
-  memref's element.
+  memref's element; booleans are bytes there too (the mask stays a
+  `vector<N x i1>`: it is an operand, not memory).
 
 Not converted (a diagnostic names the op): `create_mask`,
 `transfer_read`/`transfer_write` and `vector.print`.
@@ -54,11 +57,14 @@ from lowering.to_llvm.types import (
     convert_type,
     element_pointer,
     fastmath,
+    from_memory,
     intrinsic_name,
     llvm_operands,
     llvm_value,
+    memory_type,
     natural_alignment,
     replace_op,
+    to_memory,
 )
 
 
@@ -129,7 +135,7 @@ class InsertToLLVM(RewritePattern):
 def _memref_element_alignment(value: SSAValue) -> int:
     type_ = value.type
     assert isinstance(type_, MemRefType)
-    return natural_alignment(convert_type(type_.element_type))
+    return natural_alignment(memory_type(convert_type(type_.element_type)))
 
 
 class LoadToLLVM(RewritePattern):
@@ -142,8 +148,10 @@ class LoadToLLVM(RewritePattern):
         pointer = element_pointer(rewriter, base, op.base.type, indices)
         result_type = convert_type(op.result.type)
         alignment = _memref_element_alignment(op.base)
-        load = rewriter.insert(llvm.LoadOp(pointer, result_type, alignment))
-        replace_op(rewriter, op, [load.dereferenced_value])
+        stored = memory_type(result_type)
+        load = rewriter.insert(llvm.LoadOp(pointer, stored, alignment))
+        value = from_memory(rewriter, load.dereferenced_value, result_type)
+        replace_op(rewriter, op, [value])
 
 
 class StoreToLLVM(RewritePattern):
@@ -155,6 +163,7 @@ class StoreToLLVM(RewritePattern):
         assert isinstance(op.base.type, MemRefType)
         pointer = element_pointer(rewriter, base, op.base.type, indices)
         alignment = _memref_element_alignment(op.base)
+        value = to_memory(rewriter, value)
         rewriter.replace(op, llvm.StoreOp(value, pointer, alignment))
 
 
@@ -185,11 +194,14 @@ class MaskedLoadToLLVM(RewritePattern):
         *indices, mask, pass_thru = rest
         pointer, alignment = _masked_address(rewriter, op, base, indices)
         result_type = convert_type(op.result.type)
-        name = _masked_intrinsic("llvm.masked.load", result_type)
+        stored = memory_type(result_type)
+        pass_thru = to_memory(rewriter, pass_thru)
+        name = _masked_intrinsic("llvm.masked.load", stored)
         call = llvm.CallIntrinsicOp(
-            name, [pointer, alignment, mask, pass_thru], [result_type]
+            name, [pointer, alignment, mask, pass_thru], [stored]
         )
-        replace_op(rewriter, op, [rewriter.insert(call).results[0]])
+        loaded = rewriter.insert(call).results[0]
+        replace_op(rewriter, op, [from_memory(rewriter, loaded, result_type)])
 
 
 class MaskedStoreToLLVM(RewritePattern):
@@ -201,6 +213,7 @@ class MaskedStoreToLLVM(RewritePattern):
         base, *rest = llvm_operands(op, rewriter)
         *indices, mask, value = rest
         pointer, alignment = _masked_address(rewriter, op, base, indices)
+        value = to_memory(rewriter, value)
         name = _masked_intrinsic("llvm.masked.store", value.type)
         rewriter.replace(
             op, llvm.CallIntrinsicOp(name, [value, pointer, alignment, mask], [])

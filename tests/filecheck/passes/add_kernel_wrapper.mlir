@@ -58,3 +58,20 @@ func.func @foo(%a0: i8, %wi: !llvm.ptr, %a1: i32, %wg: !llvm.ptr, %global: memre
 func.func @tiles(%out: memref<?xf32, 1>, %scratch: memref<?xf32, 3>, %local_vars: memref<272xi8, 3>, %wi: !llvm.ptr, %wg: !llvm.ptr) attributes {mux.kernel = "entry-point", mux.scheduled_fn = array<i32: 3, 4>, mux.local_vars_param = array<i64: 2, 272, 16>} {
   func.return
 }
+
+// -----
+
+// An i1 parameter is a byte of the struct (types.memory_type; the runtime packs a
+// c_bool), compared with 0 when loaded.
+// CHECK-LABEL: func.func @"flag.mux-kernel-wrapper"
+// CHECK:         %[[P:.*]] = llvm.getelementptr inbounds %packed_args[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<"MuxPackedArgs.flag", (i8, vector<4xi8>)>
+// CHECK-NEXT:    %[[B:.*]] = llvm.load %[[P]] : !llvm.ptr -> i8
+// CHECK-NEXT:    %[[Z:.*]] = llvm.mlir.constant(0 : i8) : i8
+// CHECK-NEXT:    %on = llvm.icmp "ne" %[[B]], %[[Z]] : i8
+// CHECK:         %[[VB:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<4xi8>
+// CHECK-NEXT:    %[[VZ:.*]] = llvm.mlir.constant(dense<0> : vector<4xi8>) : vector<4xi8>
+// CHECK-NEXT:    %lanes = llvm.icmp "ne" %[[VB]], %[[VZ]] : vector<4xi8>
+// CHECK-NEXT:    func.call @flag(%on, %lanes, %wi, %wg)
+func.func @flag(%on: i1, %lanes: vector<4xi1>, %wi: !llvm.ptr, %wg: !llvm.ptr) attributes {mux.kernel = "entry-point", mux.scheduled_fn = array<i32: 2, 3>} {
+  func.return
+}

@@ -174,3 +174,42 @@ func.func @both(%s: memref<1024xi32, 3>, %n: index) attributes {mux.kernel = "en
   }
   func.return
 }
+
+// -----
+
+// Booleans crossing a barrier are a byte each in the live storage
+// (types.memory_type): zero-extended where they are stored, compared with 0 where
+// they are loaded. Those conversions are pure, so the guard on `%lid < 3` still
+// bounds region 1.
+// CHECK-LABEL: func.func private @"flags.mux-barrier-region.0"
+// CHECK:         %mine = memref.load %a[%lid] : memref<?xi1, 1 : i64>
+// CHECK-NEXT:    %[[MB:.*]] = llvm.zext %mine : i1 to i8
+// CHECK-NEXT:    %[[MP:.*]] = llvm.getelementptr inbounds %field1[%item] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT:    llvm.store %[[MB]], %[[MP]] : i8, !llvm.ptr
+// CHECK-LABEL: func.func private @"flags.mux-barrier-region.1"
+// CHECK:         %[[FP:.*]] = llvm.getelementptr inbounds %live[%item] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT:    %[[FB:.*]] = llvm.load %[[FP]] : !llvm.ptr -> i8
+// CHECK-NEXT:    %[[FZ:.*]] = llvm.mlir.constant(0 : i8) : i8
+// CHECK-NEXT:    %flag = llvm.icmp "ne" %[[FB]], %[[FZ]] : i8
+// CHECK-NEXT:    %act = arith.andi %few, %flag : i1
+// CHECK:         %[[LB:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i8
+// CHECK-NEXT:    %[[LZ:.*]] = llvm.mlir.constant(0 : i8) : i8
+// CHECK-NEXT:    %mine = llvm.icmp "ne" %[[LB]], %[[LZ]] : i8
+// CHECK-NEXT:    memref.store %mine, %a[%lid] : memref<?xi1, 1 : i64>
+// CHECK-LABEL: func.func @"flags.mux-barrier-wrapper"
+// CHECK:         %lo, %hi = func.call @"flags.mux-barrier-bound.1"
+func.func @flags(%a: memref<?xi1, 1>, %p: memref<?xi1, 1>) attributes {mux.kernel = "entry-point", mux.max_work_dim = 1 : i32} {
+  %x = arith.constant 0 : i32
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %lid = mux.get_local_id %x
+  %mine = memref.load %a[%lid] : memref<?xi1, 1>
+  %flag = memref.load %p[%c0] : memref<?xi1, 1>
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  %few = arith.cmpi ult, %lid, %c3 : index
+  %act = arith.andi %few, %flag : i1
+  scf.if %act {
+    memref.store %mine, %a[%lid] : memref<?xi1, 1>
+  }
+  func.return
+}

@@ -113,3 +113,49 @@ func.func @casts(%a: memref<4x8xf32, 1>) -> index {
 // CHECK-NEXT:    %x = llvm.load
 // CHECK-NEXT:    %size = llvm.mlir.constant(8) : i64
 // CHECK-NEXT:    llvm.return %size : i64
+
+// -----
+
+// Booleans are a byte each in memory (types.memory_type), as numpy's bool: an i1
+// element is loaded as an i8 and compared with 0 (any byte but 0 is true), and
+// stored zero-extended; a vector<4xi1> element is 4 bytes. Private arrays and
+// globals of i1 are arrays of i8, a true initial value the byte 1.
+"memref.global"() <{sym_name = "flags", sym_visibility = "private", type = memref<3xi1, 3>, initial_value = dense<[true, false, true]> : tensor<3xi1>}> : () -> ()
+func.func @booleans(%a: memref<?xi1, 1>, %v: memref<?xvector<4xi1>, 1>, %i: index) {
+  %x = memref.load %a[%i] : memref<?xi1, 1>
+  memref.store %x, %a[%i] : memref<?xi1, 1>
+  %w = memref.load %v[%i] : memref<?xvector<4xi1>, 1>
+  memref.store %w, %v[%i] : memref<?xvector<4xi1>, 1>
+  %private = memref.alloca() : memref<5xi1>
+  memref.store %x, %private[%i] : memref<5xi1>
+  %flags = memref.get_global @flags : memref<3xi1, 3>
+  %f = memref.load %flags[%i] : memref<3xi1, 3>
+  func.return
+}
+// CHECK:         llvm.mlir.global internal @flags(dense<[1, 0, 1]> : tensor<3xi8>) {addr_space = 3 : i32} : !llvm.array<3 x i8>
+// CHECK-LABEL: llvm.func @booleans(%a: !llvm.ptr<1>, %v: !llvm.ptr<1>, %i: i64) {
+// CHECK-NEXT:    %[[N:.*]] = llvm.mlir.constant(5) : i64
+// CHECK-NEXT:    %private = llvm.alloca %[[N]] x i8 {alignment = 1 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %a[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+// CHECK-NEXT:    %[[B:.*]] = llvm.load %[[P]] {alignment = 1 : i64} : !llvm.ptr<1> -> i8
+// CHECK-NEXT:    %[[Z:.*]] = llvm.mlir.constant(0 : i8) : i8
+// CHECK-NEXT:    %x = llvm.icmp "ne" %[[B]], %[[Z]] : i8
+// CHECK-NEXT:    %[[Q:.*]] = llvm.getelementptr inbounds %a[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+// CHECK-NEXT:    %[[XB:.*]] = llvm.zext %x : i1 to i8
+// CHECK-NEXT:    llvm.store %[[XB]], %[[Q]] {alignment = 1 : i64} : i8, !llvm.ptr<1>
+// CHECK-NEXT:    %[[R:.*]] = llvm.getelementptr inbounds %v[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, vector<4xi8>
+// CHECK-NEXT:    %[[VB:.*]] = llvm.load %[[R]] {alignment = 4 : i64} : !llvm.ptr<1> -> vector<4xi8>
+// CHECK-NEXT:    %[[VZ:.*]] = llvm.mlir.constant(dense<0> : vector<4xi8>) : vector<4xi8>
+// CHECK-NEXT:    %w = llvm.icmp "ne" %[[VB]], %[[VZ]] : vector<4xi8>
+// CHECK-NEXT:    %[[S:.*]] = llvm.getelementptr inbounds %v[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, vector<4xi8>
+// CHECK-NEXT:    %[[WB:.*]] = llvm.zext %w : vector<4xi1> to vector<4xi8>
+// CHECK-NEXT:    llvm.store %[[WB]], %[[S]] {alignment = 4 : i64} : vector<4xi8>, !llvm.ptr<1>
+// CHECK-NEXT:    %[[T:.*]] = llvm.getelementptr inbounds %private[%i] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT:    %[[PB:.*]] = llvm.zext %x : i1 to i8
+// CHECK-NEXT:    llvm.store %[[PB]], %[[T]] {alignment = 1 : i64} : i8, !llvm.ptr
+// CHECK-NEXT:    %flags = llvm.mlir.addressof @flags : !llvm.ptr<3>
+// CHECK-NEXT:    %[[U:.*]] = llvm.getelementptr inbounds %flags[%i] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i8
+// CHECK-NEXT:    %[[FB:.*]] = llvm.load %[[U]] {alignment = 1 : i64} : !llvm.ptr<3> -> i8
+// CHECK-NEXT:    %[[FZ:.*]] = llvm.mlir.constant(0 : i8) : i8
+// CHECK-NEXT:    %f = llvm.icmp "ne" %[[FB]], %[[FZ]] : i8
+// CHECK-NEXT:    llvm.return

@@ -142,3 +142,35 @@ func.func @masked(%m: memref<?xf32>, %i: index, %mask: vector<4xi1>, %pass: vect
   vector.maskedstore %m[%i], %mask, %v : memref<?xf32>, vector<4xi1>, vector<4xf32>
   func.return %v : vector<4xf32>
 }
+
+// -----
+
+// Vectors of booleans move as bytes (types.memory_type): 8 consecutive elements of
+// a memref<?xi1> are a vector<8xi8>, never LLVM's bit-packed vector<8xi1> in
+// memory. A load compares the bytes with 0, a store zero-extends; a masked load's
+// pass-through is widened too (the mask stays a vector<8xi1> operand).
+// CHECK-LABEL: llvm.func @booleans(
+// CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %m[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+// CHECK-NEXT:    %[[L:.*]] = llvm.load %[[P]] {alignment = 1 : i64} : !llvm.ptr<1> -> vector<8xi8>
+// CHECK-NEXT:    %[[Z:.*]] = llvm.mlir.constant(dense<0> : vector<8xi8>) : vector<8xi8>
+// CHECK-NEXT:    %v = llvm.icmp "ne" %[[L]], %[[Z]] : vector<8xi8>
+// CHECK-NEXT:    %[[Q:.*]] = llvm.getelementptr inbounds %m[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+// CHECK-NEXT:    %[[VB:.*]] = llvm.zext %v : vector<8xi1> to vector<8xi8>
+// CHECK-NEXT:    llvm.store %[[VB]], %[[Q]] {alignment = 1 : i64} : vector<8xi8>, !llvm.ptr<1>
+// CHECK-NEXT:    %[[R:.*]] = llvm.getelementptr inbounds %m[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+// CHECK-NEXT:    %[[A:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT:    %[[PB:.*]] = llvm.zext %pass : vector<8xi1> to vector<8xi8>
+// CHECK-NEXT:    %[[ML:.*]] = llvm.call_intrinsic "llvm.masked.load.v8i8.p0"(%[[R]], %[[A]], %mask, %[[PB]]) : (!llvm.ptr<1>, i32, vector<8xi1>, vector<8xi8>) -> vector<8xi8>
+// CHECK-NEXT:    %[[MZ:.*]] = llvm.mlir.constant(dense<0> : vector<8xi8>) : vector<8xi8>
+// CHECK-NEXT:    %w = llvm.icmp "ne" %[[ML]], %[[MZ]] : vector<8xi8>
+// CHECK-NEXT:    %[[S:.*]] = llvm.getelementptr inbounds %m[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+// CHECK-NEXT:    %[[B:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT:    %[[WB:.*]] = llvm.zext %w : vector<8xi1> to vector<8xi8>
+// CHECK-NEXT:    llvm.call_intrinsic "llvm.masked.store.v8i8.p0"(%[[WB]], %[[S]], %[[B]], %mask) : (vector<8xi8>, !llvm.ptr<1>, i32, vector<8xi1>) -> ()
+func.func @booleans(%m: memref<?xi1, 1>, %i: index, %mask: vector<8xi1>, %pass: vector<8xi1>) {
+  %v = vector.load %m[%i] : memref<?xi1, 1>, vector<8xi1>
+  vector.store %v, %m[%i] : memref<?xi1, 1>, vector<8xi1>
+  %w = vector.maskedload %m[%i], %mask, %pass : memref<?xi1, 1>, vector<8xi1>, vector<8xi1> into vector<8xi1>
+  vector.maskedstore %m[%i], %mask, %w : memref<?xi1, 1>, vector<8xi1>, vector<8xi1>
+  func.return
+}
