@@ -152,6 +152,11 @@ class Param:
         return LaunchError(f"argument '{self.name}': {problem}")
 
     def _pack_memref(self, value: Any) -> tuple[Any, int]:
+        """A buffer is a C-contiguous numpy array of the element type, passed as a
+        bare pointer to its first element: its shape does not matter (a 2-D array
+        is its rows one after the other), except that a 0-d array is refused for a
+        memref of rank 1 or more. A local buffer is a `LocalBuffer` of at least the
+        memref's static size."""
         assert isinstance(self.type, MemRefType)
         static = [d for d in self.type.get_shape() if d != DYNAMIC_INDEX]
         dynamic = len(static) != self.type.get_num_dims()
