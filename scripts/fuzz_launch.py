@@ -849,7 +849,12 @@ class Pool:
         def assign(process: Any, conn: Connection) -> None:
             if pending:
                 case = pending.pop()
-                conn.send(case)
+                try:
+                    conn.send(case)
+                except OSError:  # the worker died between cases: a fresh one
+                    process.kill()
+                    process, conn = self.start()
+                    conn.send(case)
                 busy[conn] = (case, time.monotonic() + timeout, process)
             else:
                 conn.send(None)
@@ -900,8 +905,8 @@ class Pool:
 
 
 def classify(case: Case, outcome: str) -> str:
-    """ "failure", "unrefused" (an extent violation the runtime accepted: the bounds
-    analysis's to refuse) or "" (as it should be)."""
+    """The verdict on `outcome`: "failure", "unrefused" (an extent violation the
+    runtime accepted: the bounds analysis's to refuse) or "" (as it should be)."""
     if outcome == "wrote":
         return "failure"
     if case.holds:
