@@ -4,6 +4,10 @@
 // The work-item finds its pixel from its work-group and local ids
 // (x = group_id(0) * enqueued_local_size(0) + local_id(0), and the same in y, which
 // is its global id without the offset) and writes it at its global linear id.
+//
+// Preconditions: input has (global_size(1) - 1) * width + global_size(0) elements at
+// least (width read as unsigned; offsets are not used); output has global_size(0) *
+// global_size(1) * global_size(2).
 func.func @scale2d(%input: memref<?xf32, 1>, %output: memref<?xf32, 1>,
                    %width: index, %factor: f32)
     attributes {mux.kernel = "entry-point"} {

@@ -11,6 +11,9 @@
 // work-groups of a row or column of groups may be smaller), or one rounded up, for
 // example to a multiple of 16 (work-items outside the matrix write nothing). There is
 // no barrier, so work-items outside the matrix can simply do nothing.
+//
+// Preconditions: a, b and c have n * n elements at least (n read as unsigned;
+// work-items outside the matrix, offsets included, read and write nothing).
 func.func @sgemm_naive(%a: memref<?xf32, 1>, %b: memref<?xf32, 1>,
                        %c: memref<?xf32, 1>, %n: index)
     attributes {mux.kernel = "entry-point"} {

@@ -15,6 +15,9 @@
 // its five values from global memory. Any local size and any global size work: a range
 // of width x height (the last work-groups may be smaller) or one rounded up (work-items
 // outside the image write nothing).
+//
+// Preconditions: input and output have width * height elements at least (read as
+// unsigned; work-items outside the image, offsets included, do nothing).
 func.func @stencil2d(%input: memref<?xf32, 1>, %output: memref<?xf32, 1>,
                      %width: index, %height: index)
     attributes {mux.kernel = "entry-point"} {

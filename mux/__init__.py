@@ -3,18 +3,20 @@
     import mux
     prog = mux.compile(mlir_text)          # or mux.load("kernel.mlir")
     k = prog.kernel("vadd")                # prog.kernels lists the kernels
+                                           # (mux.KernelNotFound if none is "vadd")
     k(a, b, c, global_size=1000, local_size=64, global_offset=0)
 
 See `mux.api` for the contract, `mux.runtime` for how a launch runs.
 """
 
 from mux.api import Kernel, Program, compile, load
-from mux.errors import CompileError, LaunchError
+from mux.errors import CompileError, KernelNotFound, LaunchError
 from mux.runtime import LocalBuffer
 
 __all__ = [
     "CompileError",
     "Kernel",
+    "KernelNotFound",
     "LaunchError",
     "LocalBuffer",
     "Program",

@@ -18,6 +18,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from xdsl.dialects import func
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -25,11 +26,11 @@ from dialects import attributes as mux_attrs
 from lowering.compute_local_memory_usage import local_memory_usage
 from lowering.verify_reqd_sub_group_legal import DEVICE_SUB_GROUP_SIZES
 from mux.compiler import CompiledKernel, compile_kernel, parse_cached, source_hash
-from mux.errors import CompileError, LaunchError
+from mux.errors import CompileError, KernelNotFound, LaunchError
 from mux.runtime import (
     LOCAL_MEMORY_SIZE,
     MAX_WORK_GROUP_SIZE,
-    check_local_size,
+    check_ndrange,
     default_local_size,
     kernel_params,
     launch,
@@ -133,8 +134,12 @@ class Program:
         ]
 
     def kernel(self, name: str) -> Kernel:
+        """The kernel `name`. KernelNotFound (a KeyError) if the module has no
+        such kernel, its message listing the kernels; CompileError if the kernel
+        cannot be launched (a declaration without a body)."""
         if name not in self.kernels:
-            raise KeyError(f"no kernel '{name}' (kernels: {', '.join(self.kernels)})")
+            names = ", ".join(self.kernels) or "none"
+            raise KernelNotFound(f"no kernel '{name}' (kernels: {names})")
         if name not in self._kernels:
             self._kernels[name] = Kernel(self, name)
         return self._kernels[name]
@@ -245,7 +250,13 @@ class Kernel:
         Sizes are an int or 1 to 3 ints. `local_size=None` lets the runtime choose
         (the kernel's required size if it has one). An int `global_offset` applies to
         every dimension. `threads` is the number of slices run at once (default: all
-        cores). Raises LaunchError, before running anything, if the launch is wrong.
+        cores). Raises LaunchError, before running anything, if the launch is wrong:
+        more dimensions than the kernel's `mux.max_work_dim`, a size, an offset, the
+        sum of both or the number of work-items over the device's `size_t`
+        (`mux.runtime.SIZE_MAX`), an argument that does not fit its parameter.
+        Scalar arguments convert as C's implicit conversions do
+        (`mux.runtime.Param._pack_scalar`): an integer whose value fits, a real
+        rounded to a float parameter's type, a bool for an i1 only.
         """
         global_size = ndrange_sizes("global_size", global_size)
         dims = len(global_size)
@@ -256,7 +267,7 @@ class Kernel:
             if local_size is None
             else ndrange_sizes("local_size", local_size)
         )
-        if isinstance(global_offset, int):
+        if isinstance(global_offset, int | np.integer):
             global_offset = (global_offset,) * dims
         global_offset = ndrange_sizes("global_offset", global_offset, allow_zero=True)
         if len(global_offset) != dims:
@@ -264,7 +275,7 @@ class Kernel:
                 f"global_offset: {len(global_offset)} dimensions, global_size has "
                 f"{dims}"
             )
-        check_local_size(self.function, global_size, local_size)
+        check_ndrange(self.function, global_size, local_size, global_offset)
         threads = (os.cpu_count() or 1) if threads is None else threads
         if not isinstance(threads, int) or threads < 1:
             raise LaunchError(f"threads: a positive int, got {threads!r}")

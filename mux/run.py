@@ -48,8 +48,11 @@ def parse_argument(param: Param, spec: str) -> Any:
     """The value of `param` that `spec` describes."""
     if param.is_local:
         kind, _, size = spec.partition(":")
-        if kind != "local" or not size.isdigit():
-            raise ArgumentError(f"'{param.name}' is local memory: give local:BYTES")
+        if kind != "local" or not size.isdigit() or int(size) == 0:
+            raise ArgumentError(
+                f"'{param.name}' is local memory: give local:BYTES (a positive "
+                f"number), got '{spec}'"
+            )
         return mux.LocalBuffer(int(size))
     if not isinstance(param.type, MemRefType):
         try:
@@ -59,7 +62,7 @@ def parse_argument(param: Param, spec: str) -> Any:
                 return int(spec, 0)
         except ValueError:
             pass
-        raise ArgumentError(f"'{param.name}' is a {param.type} scalar, got '{spec}'")
+        raise ArgumentError(f"'{param.name}' is {param.describe()}, got '{spec}'")
     dtype = _dtype(param)
     if spec.endswith(".npy"):
         return np.ascontiguousarray(np.load(spec))

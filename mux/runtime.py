@@ -14,6 +14,7 @@ from __future__ import annotations
 import ctypes
 import math
 import os
+import re
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -41,19 +42,43 @@ from dialects.mux import (
     address_space_of,
 )
 from dialects.scheduling import WORK_GROUP_INFO, FieldKind
-from mux.errors import LaunchError
+from mux.errors import CompileError, LaunchError
+
+# The device's limits: every launch check reads them from here.
 
 MAX_WORK_GROUP_SIZE = 1024
 """Work-items in one work-group, and in each dimension of it."""
 LOCAL_MEMORY_SIZE = 64 * 1024
 """Bytes of local memory one work-group may use."""
+SIZE_MAX = 2**63 - 1
+"""The largest value of the device's `size_t` a launch may use: a global size, a
+global offset, their sum in each dimension, and the number of work-items of the
+NDRange (the bound of the global linear id). `size_t` is 64 bits, but the scheduling
+fields (`MuxWorkGroupInfo`) are int64 and the lowered code compares ids signed (an
+`scf.for` over ids, `arith.maxsi`), so a launch stays below 2^63: nothing wraps."""
 
 
 @dataclass(frozen=True)
 class LocalBuffer:
-    """A local-memory kernel argument: `nbytes` bytes per work-group."""
+    """A local-memory kernel argument: `nbytes` bytes per work-group, a positive int
+    (a Python or numpy integer, not a bool). TypeError or ValueError otherwise, when
+    it is made: a size that is not a number of bytes is a mistake wherever it goes.
+    Whether it fits the kernel (a static local memref's size) and the device
+    (`LOCAL_MEMORY_SIZE`) is checked at launch."""
 
     nbytes: int
+
+    def __post_init__(self) -> None:
+        nbytes = self.nbytes
+        if isinstance(nbytes, bool | np.bool_) or not isinstance(
+            nbytes, int | np.integer
+        ):
+            raise TypeError(
+                f"LocalBuffer: a number of bytes (an int), got {_what(nbytes)}"
+            )
+        if nbytes <= 0:
+            raise ValueError(f"LocalBuffer: a positive number of bytes, got {nbytes}")
+        object.__setattr__(self, "nbytes", int(nbytes))
 
 
 # --------------------------------------------------------------------------------------
@@ -114,7 +139,7 @@ class Param:
             if self.is_local:
                 return "a mux.LocalBuffer"
             return f"a contiguous {self.type.element_type} array"
-        return f"a {self.type} scalar"
+        return f"{_a(str(self.type))} {self.type} scalar"
 
     def pack(self, value: Any) -> tuple[Any, int]:
         """(the packed field value, local-memory bytes); LaunchError if `value` does
@@ -127,6 +152,11 @@ class Param:
         return LaunchError(f"argument '{self.name}': {problem}")
 
     def _pack_memref(self, value: Any) -> tuple[Any, int]:
+        """A buffer is a C-contiguous numpy array of the element type, passed as a
+        bare pointer to its first element: its shape does not matter (a 2-D array
+        is its rows one after the other), except that a 0-d array is refused for a
+        memref of rank 1 or more. A local buffer is a `LocalBuffer` of at least the
+        memref's static size."""
         assert isinstance(self.type, MemRefType)
         static = [d for d in self.type.get_shape() if d != DYNAMIC_INDEX]
         dynamic = len(static) != self.type.get_num_dims()
@@ -144,6 +174,13 @@ class Param:
             return value.nbytes, value.nbytes
         if not isinstance(value, np.ndarray):
             raise self._error(f"expected {self.describe()}, got {_what(value)}")
+        if value.ndim == 0 and self.type.get_num_dims() > 0:
+            # numpy treats a 0-d array as a scalar; a kernel indexing it as a buffer
+            # is almost surely a mistake (a scalar meant for another parameter).
+            raise self._error(
+                f"a 0-d array is not a buffer for {self.type}: pass a 1-D array "
+                "(a.reshape(1))"
+            )
         if value.dtype.kind not in kinds or value.dtype.itemsize != itemsize:
             raise self._error(
                 f"expected an array of {element}, got an array of {value.dtype}"
@@ -162,37 +199,113 @@ class Param:
         return value.ctypes.data, 0
 
     def _pack_scalar(self, value: Any) -> Any:
-        if isinstance(value, np.ndarray | LocalBuffer) or not np.isscalar(value):
-            raise self._error(f"expected {self.describe()}, got {_what(value)}")
-        if isinstance(value, np.generic):
-            kinds, itemsize = _numpy_kinds(self.type) or ("", 0)
-            if value.dtype.kind not in kinds or value.dtype.itemsize != itemsize:
-                raise self._error(
-                    f"expected {self.describe()}, got a numpy {value.dtype} scalar"
-                )
-            value = value.item()
+        """C's implicit conversions: an integer (Python or numpy, not a bool) whose
+        value fits an integer parameter; a real (Python or numpy, integer or
+        floating) for a float parameter, rounded to the nearest as C converts it; a
+        bool (Python or numpy) or 0 or 1 for an i1. A 0-d array counts as its
+        element, as in numpy.
+
+        A signless iN takes the union of the signed and unsigned ranges, -2^(N-1) to
+        2^N - 1 (the kernel's ops decide how to read the bits); `index`, the
+        device's 64-bit `size_t`, takes the same range as i64, since MLIR's index is
+        signless too (a kernel may read it signed: `arith.maxsi`, `cmpi slt`)."""
+        if isinstance(value, np.ndarray) and value.ndim == 0:
+            value = value[()]
+        kind = _scalar_kind(value)
         if isinstance(self.type, AnyFloat):
-            if not isinstance(value, int | float) or isinstance(value, bool):
+            if kind not in ("i", "u", "f"):
                 raise self._error(f"expected {self.describe()}, got {_what(value)}")
-            if isinstance(self.type, Float16Type):
-                return int(np.float16(value).view(np.uint16))
-            return float(value)
-        if not isinstance(value, int):
-            raise self._error(f"expected {self.describe()}, got {_what(value)}")
+            return self._pack_float(value)
         width = 64 if isinstance(self.type, IndexType) else self.type.width.data
-        if not -(1 << (width - 1)) <= value < (1 << width) or (
-            width == 1 and value < 0
-        ):
-            raise self._error(f"{value} is out of range for {self.type}")
+        if width == 1 and kind == "b":
+            return bool(value)
+        if kind not in ("i", "u"):
+            raise self._error(f"expected {self.describe()}, got {_what(value)}")
+        value = int(value)
+        if width == 1:
+            # i1 is a truth value: 0 or 1, as C's _Bool holds (-1 is not one).
+            if value not in (0, 1):
+                raise self._error(f"{value} is out of range for i1: 0, 1 or a bool")
+            return bool(value)
+        low, high = -(1 << (width - 1)), (1 << width) - 1
+        if not low <= value <= high:
+            raise self._error(
+                f"{value} is out of range for {self.type}: an integer from {low} to "
+                f"{high}"
+            )
         # A signless integer: store the two's complement of an unsigned value.
-        return (
-            value - (1 << width) if width > 1 and value >= 1 << (width - 1) else value
-        )
+        return value - (1 << width) if value >= 1 << (width - 1) else value
+
+    def _pack_float(self, value: Any) -> Any:
+        """`value` rounded to the parameter's float type; LaunchError if a finite
+        value rounds to an infinity (out of range: C leaves that undefined)."""
+        dtype = _FLOATS[type(self.type)]
+        rounded = to_float(value, dtype)
+        if np.isinf(rounded) and not (_scalar_kind(value) == "f" and np.isinf(value)):
+            raise self._error(
+                f"{value} is out of range for {self.type}: finite values are within "
+                f"±{_largest(dtype)}"
+            )
+        if dtype is np.float16:
+            return int(rounded.view(np.uint16))
+        return float(rounded)
+
+
+def to_float(value: Any, dtype: type[np.floating]) -> np.floating:
+    """The `dtype` nearest to the real `value` (a Python or numpy integer or float),
+    ties to even, rounded once as C's conversions do (through a double first, an
+    integer above 2^53 would be rounded twice, and may land on the other side of a
+    tie). Infinity when the value is beyond the type's largest finite one."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if isinstance(value, np.generic):
+            return value.astype(dtype)  # numpy's casts are C's
+        if isinstance(value, float):
+            return dtype(value)
+        # A Python int: numpy's uint64 cast rounds once. Beyond 64 bits keep the top
+        # 64 and a sticky bit for the rest (every float type here has far fewer
+        # digits, so the rounding sees the same value above and below the halfway
+        # point), and scale back by the power of two.
+        magnitude = abs(value)
+        shift = max(0, magnitude.bit_length() - 64)
+        top = magnitude >> shift
+        if magnitude & ((1 << shift) - 1):
+            top |= 1
+        rounded = np.ldexp(np.uint64(top).astype(dtype), shift).astype(dtype)
+        return -rounded if value < 0 else rounded
+
+
+def _largest(dtype: type[np.floating]) -> str:
+    """The largest finite `dtype`, as short as it reads back: 65504, 3.4028235e+38."""
+    largest = np.finfo(dtype).max
+    return str(int(largest)) if float(largest) < 2**53 else str(largest)
+
+
+def _scalar_kind(value: Any) -> str | None:
+    """numpy's kind letter of a Python or numpy scalar (b, i, u, f, c, ...)."""
+    if isinstance(value, np.generic):
+        return value.dtype.kind
+    if isinstance(value, bool):
+        return "b"
+    if isinstance(value, int):
+        return "i"
+    if isinstance(value, float):
+        return "f"
+    if isinstance(value, complex):
+        return "c"
+    return None
+
+
+def _a(word: str) -> str:
+    """The article for `word`, by how it is read: an i32, an f32, an index, a
+    memref."""
+    return "an" if re.match(r"[aeiou]|[fhlmnrsx]\d", word) else "a"
 
 
 def _what(value: Any) -> str:
     if isinstance(value, np.ndarray):
         return f"an array of {value.dtype}"
+    if isinstance(value, np.generic):
+        return f"a numpy {value.dtype} scalar"
     return f"{type(value).__name__} {value!r}"
 
 
@@ -200,6 +313,10 @@ def kernel_params(fn: func.FuncOp) -> list[Param]:
     """The parameters of kernel `fn`, as the runtime checks and packs them. The
     buffer of module-scope local variables (`mux.local_vars_param`) is not one: the
     kernel wrapper allocates it."""
+    if fn.is_declaration:
+        raise CompileError(
+            f"kernel '{fn.sym_name.data}' has no body: a declaration cannot be launched"
+        )
     params = []
     local_vars = mux_attrs.LOCAL_VARS_PARAM.get(fn)
     hidden = -1 if local_vars is None else local_vars.index
@@ -222,7 +339,8 @@ def kernel_params(fn: func.FuncOp) -> list[Param]:
                 )
         elif _numpy_kinds(type_) is None:
             raise LaunchError(
-                f"parameter '{param.name}': the runtime cannot pass a {type_}"
+                f"parameter '{param.name}': the runtime cannot pass "
+                f"{_a(str(type_))} {type_}"
             )
         params.append(param)
     return params
@@ -255,15 +373,68 @@ WorkGroupInfo = _schedule_struct()
 
 
 def ndrange_sizes(what: str, sizes: Any, allow_zero: bool = False) -> tuple[int, ...]:
-    """An int or a tuple of 1 to 3 ints, as a tuple; LaunchError otherwise."""
-    values = (sizes,) if isinstance(sizes, int | np.integer) else sizes
+    """An int or a tuple of 1 to 3 ints (Python or numpy integers, not bools), each
+    positive (or zero, with `allow_zero`) and at most `SIZE_MAX`, as a tuple of
+    Python ints; LaunchError otherwise."""
+    values = (sizes,) if _is_int(sizes) else sizes
     if not isinstance(values, tuple | list) or not 1 <= len(values) <= 3:
         raise LaunchError(f"{what}: an int or 1 to 3 ints, got {sizes!r}")
+    if any(isinstance(v, bool | np.bool_) for v in values):
+        raise LaunchError(f"{what}: sizes are ints, not a bool: got {sizes!r}")
     low = 0 if allow_zero else 1
-    if any(not isinstance(v, int | np.integer) or v < low for v in values):
+    if any(not _is_int(v) or v < low for v in values):
         kind = "non-negative" if allow_zero else "positive"
         raise LaunchError(f"{what}: sizes must be {kind} integers, got {sizes!r}")
-    return tuple(int(v) for v in values)
+    result = tuple(int(v) for v in values)
+    if max(result) > SIZE_MAX:
+        raise LaunchError(
+            f"{what}: {max(result)} is over the device's maximum of {SIZE_MAX} "
+            "(2**63 - 1)"
+        )
+    return result
+
+
+def _is_int(value: Any) -> bool:
+    """A Python or numpy integer or bool (bools are refused by name, later)."""
+    return isinstance(value, int | np.integer | np.bool_)
+
+
+def check_ndrange(
+    fn: func.FuncOp,
+    global_size: tuple[int, ...],
+    local_size: tuple[int, ...],
+    global_offset: tuple[int, ...],
+) -> None:
+    """LaunchError if the NDRange does not suit the kernel `fn` or the device: more
+    dimensions than the kernel's `mux.max_work_dim`, a sum of offset and size or a
+    number of work-items over `SIZE_MAX`, a local size `check_local_size` refuses.
+    The sizes come from `ndrange_sizes`: each is already at most `SIZE_MAX`."""
+    # mux-compiler-spec.rst, "Metadata": `!max_work_dim` is the "Maximum dimension
+    # used for work-items. If not present, 3 is assumed." The spec's dimensions "in
+    # use" are those of the NDRange (`__mux_get_work_dim`: "Returns the number of
+    # dimensions in use"), so it bounds the launch's number of dimensions, sizes of
+    # 1 included: a 2-D launch of a kernel declared 1-D would see get_work_dim() = 2.
+    # Beyond it work-item-loops builds no loop (one work-item per work-group), so a
+    # local size over 1 there would also run wrong, not only be out of contract.
+    max_dim = mux_attrs.max_work_dim(fn)
+    if len(global_size) > max_dim:
+        raise LaunchError(
+            f"global_size: the kernel's mux.max_work_dim = {max_dim} allows "
+            f"{max_dim} dimension{'s' if max_dim > 1 else ''} at most, got "
+            f"{len(global_size)} ({global_size})"
+        )
+    for d, (offset, size) in enumerate(zip(global_offset, global_size, strict=True)):
+        if offset + size > SIZE_MAX:
+            raise LaunchError(
+                f"global_offset + global_size: {offset} + {size} in dimension {d} is "
+                f"over the device's maximum of {SIZE_MAX} (2**63 - 1)"
+            )
+    if math.prod(global_size) > SIZE_MAX:
+        raise LaunchError(
+            f"global_size: {global_size} is {math.prod(global_size)} work-items, over "
+            f"the device's maximum of {SIZE_MAX} (2**63 - 1)"
+        )
+    check_local_size(fn, global_size, local_size)
 
 
 def default_local_size(global_size: tuple[int, ...]) -> tuple[int, ...]:

@@ -33,7 +33,7 @@
 // RUN: not mux-run %s scatter --global 4 zeros:4 2>&1 | filecheck %s --check-prefix=COUNT
 // COUNT: mux-run: scatter takes 2 arguments (out n), got 1
 // RUN: not mux-run %s scatter --global 4 zeros:4 1.5 2>&1 | filecheck %s --check-prefix=SCALAR
-// SCALAR: mux-run: 'n' is a i32 scalar, got '1.5'
+// SCALAR: mux-run: 'n' is an i32 scalar, got '1.5'
 // RUN: not mux-run %s scatter --global 4 lots:4 1 2>&1 | filecheck %s --check-prefix=BUFFER
 // BUFFER: mux-run: 'out' is a buffer: give zeros:N, ones:N, range:N, random:N[:SEED] or a .npy file, got 'lots:4'
 // RUN: not mux-run %s gather --global 4 zeros:4 1 2>&1 | filecheck %s --check-prefix=KERNEL
