@@ -83,6 +83,11 @@ _WITNESS_STEPS = 50_000
 """Ops the concrete runs of one launch shape may interpret in all."""
 _WIDEN_AFTER = 3
 """Rounds of a loop's fixpoint before its unstable bounds are widened."""
+_THRESHOLD_ROUNDS = 8
+"""Rounds after which widening goes straight to the ends of the type."""
+_ANALYSIS_STEPS = 200_000
+"""Ops the abstract run of one launch shape may interpret (nested loops each run
+their bodies a few times): past it, every buffer is unknown."""
 
 
 def _width(type_: Any) -> int | None:
@@ -478,7 +483,8 @@ class _Interp:
         changed = False
         merged: dict[SSAValue, Itv] = {}
         widen = visits.get(succ, 0) >= _WIDEN_AFTER
-        thresholds = _thresholds(old) if widen else []
+        visited = visits.get(succ, 0)
+        thresholds = _thresholds(old) if visited < _THRESHOLD_ROUNDS else []
         for key, before in old.items():
             if key not in new:
                 continue
@@ -621,19 +627,23 @@ class _Interp:
         if strides is None or len(indices) != len(strides):
             self.record(buffer.position, None)
             return
+        concrete = self.item is not None
+        if concrete and op.name in ("vector.maskedload", "vector.maskedstore"):
+            return  # which lanes a concrete mask lets through is not tracked
         lo = hi = 0
         for index, stride in zip(indices, strides, strict=True):
             itv = env.get(index)
-            if itv is None:
+            if itv is None or (concrete and itv[0] != itv[1]):
+                # a concrete run records only the indices it knows exactly
                 self.record(buffer.position, None)
                 return
             lo += min(itv[0] * stride, itv[1] * stride)
             hi += max(itv[0] * stride, itv[1] * stride)
-        lanes = _lanes(op)
-        masked = op.name in ("vector.maskedload", "vector.maskedstore")
-        if masked and self.item is not None:
-            return  # which lanes a concrete mask lets through is not tracked
-        self.record(buffer.position, (lo, hi + lanes - 1))
+        # the element's address must not wrap either
+        span = _fit(lo * buffer.itemsize, (hi + _lanes(op)) * buffer.itemsize, 64)
+        self.record(
+            buffer.position, None if span is None else (lo, hi + _lanes(op) - 1)
+        )
 
     def _query(self, op: Operation, env: dict[SSAValue, Itv]) -> None:
         launch, name = self.launch, op.name[len("mux.") :]
@@ -744,6 +754,9 @@ class _Interp:
         """Derives the relation of an addi/subi/muli result with the ids, and
         narrows its interval with it."""
         a, b = op.operands
+        # a relation holds for every evaluation or not at all: derive it anew
+        # (in a loop, an operand constant in the first round may not be later)
+        self.tags.pop(op.results[0], None)
         ta, tb = self.tags.get(a), self.tags.get(b)
         if ta is None and tb is None:
             return
@@ -781,6 +794,10 @@ class _Interp:
 # -- op semantics ------------------------------------------------------------------
 
 
+def _exact(v: Itv) -> bool:
+    return v is not None and v[0] == v[1]
+
+
 def _dims(dim: Itv) -> list[int]:
     """The dimensions a query's i32 operand may name; 3 stands for any out of
     range (unsigned: a negative one is out of range too)."""
@@ -814,6 +831,7 @@ def _binary(fn: Callable[[Itv, Itv, int], Itv]):
         a, b = (env.get(v) for v in op.operands)
         if w == 1:
             env[result] = _bool_op(op.name, a, b)
+            self.conds.pop(result, None)
             if op.name in ("arith.andi", "arith.ori"):
                 self.conds[result] = (op.name[6:-1], *op.operands)
             elif op.name == "arith.xori":
@@ -1051,6 +1069,8 @@ def _fixpoint(
             return state
         rounds += 1
         if rounds >= _WIDEN_AFTER:
+            if rounds >= _THRESHOLD_ROUNDS:
+                thresholds = []
             joined = [
                 self._widen(v, a, b, thresholds)
                 for v, a, b in zip(values, state, joined, strict=True)
@@ -1064,7 +1084,7 @@ def _scf_for(self: _Interp, op: Any, env) -> bool:
     body = op.body
     iv = body.blocks[0].args[0]
     if self.item is not None:
-        if lb is None or ub is None or step is None:
+        if not all(_exact(v) for v in (lb, ub, step)):
             raise _Unknowable
         i, state = lb[0], inits
         while i < ub[0]:
@@ -1256,14 +1276,14 @@ class KernelBounds:
 
     def _abstract(self, launch: Launch) -> tuple[dict[int, Itv], list[set[int]]]:
         """`analyse`, and the global ids at the edges of the guards it met."""
-        interp = _Interp(self, launch, None, [10**9])
+        interp = _Interp(self, launch, None, [_ANALYSIS_STEPS])
         env = self._entry_env(launch)
         try:
             if self._body_ok:
                 interp.run_region(
                     self.function.body, env, [env.get(a) for a in self.function.args]
                 )
-        except (_Unknowable, RecursionError):
+        except (_Unknowable, _OutOfSteps, RecursionError):
             return {b.position: None for b in self.buffers}, interp.positions
         result = dict(interp.accessed)
         for b in self.buffers:

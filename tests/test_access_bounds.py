@@ -506,3 +506,62 @@ def test_group_start_is_exact():
   {STORE.format("%x")}"""
     may, _ = _may(body, OUT, _launch(g=95, size=10, offset=3))
     assert may[0] == (0, 94)
+
+
+def test_relation_with_the_ids_is_rederived_in_loops():
+    """gid + j, j carried by the loop: 0 in the first round (gid + 0 is the global
+    id itself), 0..n-1 in the end; the relation of the first round must not
+    stick."""
+    body = f"""
+  {ZERO}  %last = arith.subi %n, %c1 : index
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%j = %c0) -> (index) {{
+    %x = arith.addi %gid, %j : index
+    %y = arith.addi %x, %c1 : index
+    {STORE.format("%y")}
+    %j1 = arith.addi %j, %c1 : index
+    %j2 = arith.minsi %j1, %last : index
+    scf.yield %j2 : index
+  }}"""
+    may, must = _may(body, OUT, _launch())
+    assert may[0] == (1, 100 + 39)
+    assert must[0] == (1, 100 + 39)
+
+
+SELECTED = """
+func.func @selected(%flags: memref<?xi32, 1>, %out: memref<?xi32, 1>)
+    attributes {mux.kernel = "entry-point"} {
+  %d = arith.constant 0 : i32
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0 : i32
+  %i = mux.get_global_id %d
+  %f = memref.load %flags[%i] : memref<?xi32, 1>
+  %set = arith.cmpi ne, %f, %z : i32
+  %j = arith.select %set, %i, %c0 : index
+  memref.store %f, %out[%j] : memref<?xi32, 1>
+  func.return
+}
+"""
+
+
+def test_concrete_runs_record_only_exact_indices():
+    """out[flag ? i : 0]: a concrete run does not know the flag, so the index is
+    0..i, not an index the work-item surely accesses; the launch is not refused
+    (no flag is set: only out[0] is written)."""
+    kernel = mux.compile(SELECTED).kernel("selected")
+    bounds = KernelBounds(kernel.function, kernel.params)
+    launch = Launch.of((16,), (16,), (0,))
+    assert bounds.analyse(launch) == {0: (0, 15), 1: (0, 15)}
+    assert bounds.witness(launch) == {0: (0, 15), 1: (0, 0)}  # work-item 0
+    out = np.full(4, 7, np.int32)
+    kernel(np.zeros(16, np.int32), out, global_size=16, local_size=16)
+    np.testing.assert_array_equal(out, [0, 7, 7, 7])
+
+
+def test_an_address_that_may_wrap_is_unknown():
+    params = "%m: memref<?x1099511627776xf32, 1>, %n: index"
+    body = f"""
+  {ZERO}  memref.store %z, %m[%gid, %c0] : memref<?x1099511627776xf32, 1>"""
+    may, _ = _may(body, params, Launch.of((1 << 23,), (1,), (0,), {1: 0}))
+    assert may[0] is None
+    may, _ = _may(body, params, Launch.of((1 << 20,), (1,), (0,), {1: 0}))
+    assert may[0] == (0, ((1 << 20) - 1) << 40)
