@@ -11,7 +11,7 @@ This module works on the kernel as the user wrote it (level 1 of DESIGN.md: a
 and answers, for one launch (global size, local size, global offset and the values
 of the integer scalar arguments), two questions per buffer parameter:
 
-1. **May** (`KernelBounds._sound`): an interval of element indices that contains
+1. **May** (`KernelBounds.analyse`): an interval of element indices that contains
    every index any work-item can access, or "unknown". It is an abstract
    interpretation over intervals of the signed integers: the work-item queries
    give the launch's ranges (`get_global_id(d)` is `[offset, offset + global - 1]`,
@@ -20,7 +20,8 @@ of the integer scalar arguments), two questions per buffer parameter:
    constants are exact, `arith` ops are computed on intervals (an interval that
    may wrap in its type is unknown: overflow never gives a narrower range),
    `scf.for` induction variables lie between their bounds, loop-carried values are
-   joined until they are stable (widened to unknown after a few rounds), and the
+   joined until they are stable (after a few rounds, a bound still moving is
+   widened to the next constant in scope, then to unknown), and the
    conditions of `scf.if`, `scf.while` and `cf.cond_br` (comparisons, and their
    `andi`/`ori`/negations) narrow the values they compare on the paths they guard:
    reduce's `lid + stride < lsize` bounds `lid + stride` in the `scf.if` it
@@ -32,16 +33,18 @@ of the integer scalar arguments), two questions per buffer parameter:
    access (passed to a call, cast to a pointer for DMA, ...), an op with regions
    the analysis does not know, or an index it cannot bound (loaded from memory, a
    loop-carried value that does not settle) make the answer "unknown".
-2. **Must** (`KernelBounds._witness`), asked only when the may-range does not fit
-   the buffer: the same interpreter runs a few concrete work-items (the first and
-   last of the range, of the first and last work-groups, in each dimension) with
-   exact values, and records the indices they really access. Interval bounds are
-   an over-approximation: a launch refused on them alone could be a correct one
-   (`transpose` with a smaller last work-group). A launch is refused only when a
-   work-item that exists in it provably accesses outside an array; when the
-   may-range does not fit and no such work-item is found, the analysis cannot
-   tell and the launch runs as before. A concrete run stops at a branch on a value
-   it cannot know (loaded from memory) and after a budget of steps.
+2. **Must** (`KernelBounds.witness`), asked only when the may-range does not fit
+   the buffer: the same interpreter runs a few concrete work-items (in each
+   dimension, the first and last of the range, of the first and last
+   work-groups, and those at the edges of the guards on global ids, such as
+   `gid < n`) with exact values, and records the indices they really access.
+   Interval bounds are an over-approximation: a launch refused on them alone
+   could be a correct one (`transpose` with a smaller last work-group). A launch
+   is refused only when a work-item that exists in it provably accesses outside
+   an array; when the may-range does not fit and no such work-item is found, the
+   analysis cannot tell and the launch runs as before. A concrete run stops at a
+   branch on a value it cannot know (loaded from memory) and after a budget of
+   steps.
 
 The per-kernel preparation (which parameters are buffers, how they are used) is
 done once (`KernelBounds.__init__`); the analysis of a launch shape is cached, so
@@ -1292,13 +1295,18 @@ class KernelBounds:
         return result, interp.positions
 
     def witness(
-        self, launch: Launch, positions: list[set[int]] | None = None
+        self,
+        launch: Launch,
+        positions: list[set[int]] | None = None,
+        goal: dict[int, Itv] | None = None,
     ) -> dict[int, Itv]:
         """Per buffer position, the indices that concrete work-items of `launch`
         provably access; absent if none was found. The work-items tried are, in
         each dimension, the first and last of the range and of the first and last
         work-groups, and those at the edges of the guards on global ids the
-        abstract run met (`positions`; computed if not given)."""
+        abstract run met (`positions`; computed if not given). The runs stop once
+        they have reached the ends of `goal` (the may-ranges: no run can go
+        further) for every buffer it has."""
         if positions is None:
             positions = self._abstract(launch)[1]
         steps = [_WITNESS_STEPS]
@@ -1316,6 +1324,8 @@ class KernelBounds:
                 found = _merge_found(found, interp.accessed)
                 break
             found = _merge_found(found, interp.accessed)
+            if goal and all(_covers(found.get(p), want) for p, want in goal.items()):
+                break
         return found
 
     def _entry_env(self, launch: Launch) -> dict[SSAValue, Itv]:
@@ -1376,7 +1386,7 @@ class KernelBounds:
                 global_offset,
                 {p: v for (p, _, _), v in zip(self.scalars, scalars, strict=True)},
             )
-            shape.must = self.witness(launch, shape.positions)
+            shape.must = self.witness(launch, shape.positions, shape.may)
         for position in (*short, *shape.doubtful):
             self._refuse(args, position, shape)
 
@@ -1434,6 +1444,18 @@ def _signed(value: Any, w: int) -> int:
         return v & 1
     v %= 1 << w
     return v - (1 << w) if v > _smax(w) else v
+
+
+def _covers(found: Itv, want: Itv) -> bool:
+    """Whether concrete runs that found `found` can learn nothing more a check
+    uses about a buffer whose may-range is `want`: its end is reached, and its
+    start too if it may be negative."""
+    return (
+        found is not None
+        and want is not None
+        and want[1] <= found[1]
+        and (want[0] >= 0 or found[0] <= want[0])
+    )
 
 
 def _merge_found(a: dict[int, Itv], b: dict[int, Itv]) -> dict[int, Itv]:
