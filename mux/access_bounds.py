@@ -485,8 +485,11 @@ class _Interp:
             return True
         changed = False
         merged: dict[SSAValue, Itv] = {}
-        widen = visits.get(succ, 0) >= _WIDEN_AFTER
         visited = visits.get(succ, 0)
+        # Only block arguments are widened: in SSA they carry every value that
+        # changes from one iteration to the next, and the others follow from
+        # them; widening a value a guard narrowed would undo the guard.
+        widen = set(succ.args) if visited >= _WIDEN_AFTER else set()
         thresholds = _thresholds(old) if visited < _THRESHOLD_ROUNDS else []
         for key, before in old.items():
             if key not in new:
@@ -494,7 +497,7 @@ class _Interp:
             after = _join(before, new[key])
             if after != before:
                 changed = True
-                if widen:
+                if key in widen:
                     after = self._widen(key, before, after, thresholds)
             merged[key] = after
         entry[succ] = merged
@@ -1257,7 +1260,8 @@ class KernelBounds:
         self.by_arg: dict[SSAValue, _Buffer] = {}
         self.scalars: list[tuple[int, int, int]] = []
         """(position, argument number, width) of the integer scalar parameters."""
-        for position, arg in _buffer_args(fn, self.params):
+        declared = fn.is_declaration  # nothing to analyse (and no arguments)
+        for position, arg in [] if declared else _buffer_args(fn, self.params):
             type_ = arg.type
             param = self.params[position]
             if isinstance(type_, MemRefType):
@@ -1270,7 +1274,7 @@ class KernelBounds:
             elif (w := _width(type_)) is not None:
                 self.scalars.append((position, arg.index, w))
         self._cache: dict[tuple, _Shape] = {}
-        self._body_ok = bool(fn.body.blocks)
+        self._body_ok = not declared
 
     def analyse(self, launch: Launch) -> dict[int, Itv]:
         """Per buffer position, the interval of element indices the kernel may
@@ -1287,6 +1291,12 @@ class KernelBounds:
                     self.function.body, env, [env.get(a) for a in self.function.args]
                 )
         except (_Unknowable, _OutOfSteps, RecursionError):
+            return {b.position: None for b in self.buffers}, interp.positions
+        except Exception:
+            # IR the interpreter was not written for (the verifier lets through
+            # more than level 1 uses): a check that cannot run must not refuse a
+            # launch, so every buffer is unknown, as before this check existed
+            return {b.position: None for b in self.buffers}, interp.positions
             return {b.position: None for b in self.buffers}, interp.positions
         result = dict(interp.accessed)
         for b in self.buffers:
@@ -1320,6 +1330,9 @@ class KernelBounds:
                 )
             except (_Unknowable, RecursionError):
                 pass
+            except Exception:
+                # as in `_abstract`: a run that went wrong witnesses nothing
+                continue
             except _OutOfSteps:
                 found = _merge_found(found, interp.accessed)
                 break

@@ -565,3 +565,43 @@ def test_an_address_that_may_wrap_is_unknown():
     assert may[0] is None
     may, _ = _may(body, params, Launch.of((1 << 20,), (1,), (0,), {1: 0}))
     assert may[0] == (0, ((1 << 20) - 1) << 40)
+
+
+def test_cfg_loop():
+    """A loop of blocks: i = 0; while (i < n) { out[i]; i += 1 }."""
+    source = f"""
+func.func @k(%out: memref<?xf32, 1>, %n: index)
+    attributes {{mux.kernel = "entry-point"}} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  {ZERO}  cf.br ^head(%c0 : index)
+^head(%i: index):
+  %more = arith.cmpi slt, %i, %n : index
+  cf.cond_br %more, ^body, ^done
+^body:
+  {STORE.format("%i")}
+  %next = arith.addi %i, %c1 : index
+  cf.br ^head(%next : index)
+^done:
+  func.return
+}}
+"""
+    kernel = mux.compile(source).kernel("k")
+    bounds = KernelBounds(kernel.function, kernel.params)
+    assert bounds.analyse(_launch()) == {0: (0, 39)}
+    assert bounds.witness(_launch()) == {0: (0, 39)}
+    with pytest.raises(mux.LaunchError, match="the array has 39 elements, the "):
+        kernel(np.zeros(39, f32), 40, global_size=4, local_size=4)
+    kernel(np.zeros(40, f32), 40, global_size=4, local_size=4)
+
+
+def test_unknown_region_op_makes_every_buffer_unknown():
+    body = f"""
+  {ZERO}  {STORE.format("%gid")}
+  scf.execute_region {{
+    {STORE.format("%n")}
+    scf.yield
+  }}"""
+    may, must = _may(body, OUT, _launch())
+    assert may == {0: None}
+    assert must == {0: (0, 99)}
