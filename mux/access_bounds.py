@@ -265,6 +265,8 @@ class _OutOfSteps(Exception):
     pass
 
 
+_BRANCHES = ("cf.br", "cf.cond_br", "cf.switch")
+
 _ACCESS_OPS = {
     "memref.load": "memref",
     "memref.store": "memref",
@@ -341,7 +343,8 @@ class _Interp:
         self.item = item
         self.steps = steps
         self.accessed: dict[int, Itv] = {}
-        """Per buffer (argument number), the join of the indices accessed."""
+        """Per buffer (position among the runtime's parameters), the join of the
+        indices accessed."""
         self.conds: dict[SSAValue, tuple] = {}
         """What an i1 value means: ("cmp", pred, a, b), ("and", x, y), ("or", x, y)
         or ("not", x)."""
@@ -373,19 +376,18 @@ class _Interp:
         terminator passes out (joined over the ways out) and the environment there,
         or (None, None) if no way out is reachable."""
         blocks = list(region.blocks)
-        if len(blocks) == 1:
+        last = blocks[0].last_op if len(blocks) == 1 else None
+        if last is not None and last.name not in _BRANCHES:
             env = dict(env)
-            if not self._bind(env, blocks[0].args, args):
-                return None, None
+            self._bind(env, blocks[0].args, args)
             return self.run_block(blocks[0], env)
         return self._run_cfg(blocks, env, args)
 
     def _bind(
         self, env: dict[SSAValue, Itv], params: Sequence[SSAValue], args: Sequence[Itv]
-    ) -> bool:
+    ) -> None:
         for p, a in zip(params, args, strict=True):
             env[p] = a
-        return True
 
     def run_block(
         self, block: Block, env: dict[SSAValue, Itv]
@@ -394,8 +396,6 @@ class _Interp:
             if op.name in ("scf.yield", "scf.condition", "func.return"):
                 start = 1 if op.name == "scf.condition" else 0
                 return [env.get(v) for v in op.operands[start:]], env
-            if op.name in ("cf.br", "cf.cond_br", "cf.switch"):
-                raise AssertionError("a branch in a single-block region")
             if not self.step(op, env):
                 return None, None  # a region that provably does not continue
         return [], env
@@ -427,7 +427,7 @@ class _Interp:
                     )
                     out_env = env
                     break
-                if op.name in ("cf.br", "cf.cond_br", "cf.switch"):
+                if op.name in _BRANCHES:
                     for succ, succ_env, succ_args in self._edges(op, env):
                         changed = self._merge(entry, succ, succ_env, succ_args, visits)
                         if changed and succ not in work:
