@@ -25,6 +25,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from dialects import attributes as mux_attrs
 from lowering.compute_local_memory_usage import local_memory_usage
 from lowering.verify_reqd_sub_group_legal import DEVICE_SUB_GROUP_SIZES
+from mux.access_bounds import KernelBounds
 from mux.compiler import CompiledKernel, compile_kernel, parse_cached, source_hash
 from mux.errors import CompileError, KernelNotFound, LaunchError
 from mux.runtime import (
@@ -170,6 +171,7 @@ class Kernel:
         )
         self.params = kernel_params(self.function)
         self._struct = packed_struct(self.params)
+        self._bounds = KernelBounds(self.function, self.params)
         try:
             usage = local_memory_usage(program.module, self.function)
         except DiagnosticException as error:
@@ -257,6 +259,17 @@ class Kernel:
         Scalar arguments convert as C's implicit conversions do
         (`mux.runtime.Param._pack_scalar`): an integer whose value fits, a real
         rounded to a float parameter's type, a bool for an i1 only.
+
+        Buffers are checked against what the launch accesses
+        (`mux.access_bounds`): an array or a `LocalBuffer` with fewer elements than
+        a static memref type says, or than the largest index some work-item of this
+        launch provably reaches (the kernel's indexing being a known function of
+        the ids, sizes and integer scalars), is a LaunchError naming the argument,
+        its elements and the elements the launch needs. Where the analysis cannot
+        tell (an index loaded from memory, a buffer passed to a call or a DMA,
+        bounds it cannot prove reached), nothing is checked: the kernel runs as
+        written, and an index past the end of an array reads or writes outside it
+        (the checked mode of issue 17 will catch those).
         """
         global_size = ndrange_sizes("global_size", global_size)
         dims = len(global_size)
@@ -301,6 +314,7 @@ class Kernel:
                 f"local memory: the arguments ask for {local_bytes} bytes per "
                 f"work-group{variables}, the device has {LOCAL_MEMORY_SIZE}"
             )
+        self._bounds.check(args, global_size, local_size, global_offset)
         uniform = all(g % s == 0 for g, s in zip(global_size, local_size, strict=True))
         compiled = self.compiled(local_size if uniform else None)
         launch(compiled.hook, packed, global_size, local_size, global_offset, threads)
