@@ -77,9 +77,14 @@ def load(
     sub_group_size: int = 1,
     vecz_width: int = 0,
 ) -> Program:
-    """`compile` of the file at `path`."""
+    """`compile` of the file at `path` (OSError if it cannot be read, CompileError
+    if it is not UTF-8 text)."""
+    try:
+        source = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise CompileError(f"{path} is not UTF-8 text (byte {error.start})") from None
     return compile(
-        Path(path).read_text(),
+        source,
         fast=fast,
         software_wgc=software_wgc,
         sub_group_size=sub_group_size,

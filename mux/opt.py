@@ -4,22 +4,109 @@ It takes the same flags as `xdsl-opt` (`-p`, `--split-input-file`,
 `--verify-diagnostics`, `--print-op-generic`, `-t`, ...). Besides the ops' own
 verifiers, every module it reads has its `mux.*` function and module attributes
 checked (`dialects.attributes.verify_mux_attributes`).
+
+A command line it cannot run (an unknown pass, an option a pass does not have or a
+value of the wrong type, a pipeline that does not parse, a file it cannot read or
+write) is one line on stderr, `mux-opt: ...`, and exit status 1.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
+import re
 import sys
-from collections.abc import Sequence
+import typing
+from collections.abc import Callable, Sequence
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.passes import ModulePass
+from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from dialects import ALL_DIALECTS
 from dialects.attributes import verify_mux_attributes
 from lowering import ALL_PASSES
+from lowering.utils import NameOption
 from mux.backend import ALL_TARGETS
+from mux.errors import file_error
+
+
+class UsageError(Exception):
+    """A command line mux-opt cannot run; the message names what is wrong."""
+
+
+def _options(pass_class: type[ModulePass]) -> dict[str, dataclasses.Field]:
+    """The options of a pass, by their spelling on the command line."""
+    options = {}
+    for field in dataclasses.fields(pass_class):
+        if field.name == "name" or not field.init:
+            continue
+        spelled = field.name.replace("_", "-")
+        if issubclass(pass_class, NameOption) and field.name == "kernel_name":
+            spelled = "name"
+        options[spelled] = field
+    return options
+
+
+def _type_name(type_: object) -> str:
+    return type_.__name__ if isinstance(type_, type) else str(type_)
+
+
+def _option_error(pass_class: type[ModulePass], spec: ArgSpec, error: Exception) -> str:
+    """Why `spec` does not make a `pass_class`, in the command line's terms: an
+    option it does not have, or the option whose value has the wrong type (xDSL
+    says only which type it expected)."""
+    options = _options(pass_class)
+    given = spec.normalize_parameter_names().parameters
+    spelled = {name.replace("_", "-"): name for name in given}
+    unknown = [name for name in spelled if name not in options]
+    if unknown:
+        known = ", ".join(options) or "none"
+        return f"pass '{spec.name}' has no option '{unknown[0]}' (options: {known})"
+    hints = typing.get_type_hints(pass_class)
+    for option, raw in spelled.items():
+        try:
+            pass_class.from_spec(ArgSpec(spec.name, {raw: given[raw]}))
+        except ValueError as probe:
+            if "Incompatible types" not in str(probe):
+                continue
+            values = given[raw]
+            got = ",".join(str(v) for v in values) if values else "no value"
+            expected = _type_name(hints[options[option].name])
+            return f"pass '{spec.name}': option '{option}' takes {expected}, got {got}"
+        except Exception:  # another option's or the pass's own check: not this one
+            continue
+    return f"pass '{spec.name}': {error}"
+
+
+def check_pipeline(
+    available: dict[str, Callable[[], type[ModulePass]]], pipeline: str
+) -> None:
+    """Raises UsageError, naming the pass or option at fault, if `pipeline` does
+    not parse, names a pass that is not in `available`, or gives a pass an option
+    it does not have or a value of the wrong type. The pass's own checks of its
+    options (a DiagnosticException) are left to it."""
+    try:
+        specs = list(parse_pipeline(pipeline))
+    except ArgSpecParseError as error:  # a BaseException in xDSL 0.74
+        lines = error.args[0].splitlines()
+        message = lines[-1].strip() if lines else str(error)
+        column = re.search(r":\d+:(\d+)$", lines[1]) if len(lines) > 1 else None
+        where = f" (column {column[1]})" if column else ""
+        raise UsageError(f"bad pass pipeline '{pipeline}': {message}{where}") from None
+    for spec in specs:
+        if spec.name not in available:
+            close = difflib.get_close_matches(spec.name, available, n=3)
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            raise UsageError(f"unknown pass '{spec.name}'{hint}")
+        pass_class = available[spec.name]()
+        try:
+            pass_class.from_pass_spec(spec)
+        except (ValueError, TypeError) as error:
+            raise UsageError(_option_error(pass_class, spec, error)) from None
 
 
 class MuxOptMain(xDSLOptMain):
@@ -43,6 +130,28 @@ class MuxOptMain(xDSLOptMain):
         for name, factory in ALL_PASSES.items():
             self.register_pass(name, factory)
 
+    def setup_pipeline(self):
+        check_pipeline(self.available_passes, self.args.passes)
+        super().setup_pipeline()
+
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        try:
+            return super().get_input_stream()
+        except OSError as error:
+            raise UsageError(file_error("read", error)) from None
+
+    def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
+        try:
+            return super().prepare_input()
+        except ValueError as error:  # a file extension with no frontend
+            raise UsageError(str(error)) from None
+
+    def prepare_output(self) -> IO[str]:
+        try:
+            return super().prepare_output()
+        except OSError as error:
+            raise UsageError(file_error("write", error)) from None
+
     def parse_chunk(
         self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
     ) -> ModuleOp | None:
@@ -55,9 +164,13 @@ class MuxOptMain(xDSLOptMain):
 
 def main(args: Sequence[str] | None = None) -> int:
     """Runs mux-opt. A diagnostic (parse error, verifier error, failed pass) is
-    printed to stderr, with the IR it is about, and the exit status is 1."""
+    printed to stderr, with the IR it is about, and the exit status is 1; so is a
+    command line it cannot run (`UsageError`), in one line."""
     try:
         MuxOptMain(args=args).run()
+    except UsageError as error:
+        print(f"mux-opt: {error}", file=sys.stderr)
+        return 1
     except (DiagnosticException, ParseError) as error:
         print(error, file=sys.stderr)
         for note in getattr(error, "__notes__", ()):
