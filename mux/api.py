@@ -5,10 +5,13 @@
     k = prog.kernel("vadd")                # prog.kernels lists the entry points
     k(a, b, c, global_size=1000, local_size=64, global_offset=0)
 
-A kernel is compiled on its first launch, for the local size of that launch when the
-work-groups are uniform (the local size is then a constant LLVM can vectorise with),
-and once more, unspecialised, for launches with a smaller last work-group (OpenCL 2.0
-non-uniform work-groups). Compiled kernels are cached.
+`compile` runs every kernel through the host pipeline, unspecialised, up to the `llvm`
+dialect, so that what stops a kernel from lowering is a CompileError there
+(`mux.compiler.check_kernel`). A kernel is compiled on its first launch, for the local
+size of that launch when the work-groups are uniform (the local size is then a
+constant LLVM can vectorise with), and once more, unspecialised (from the module the
+check lowered), for launches with a smaller last work-group (OpenCL 2.0 non-uniform
+work-groups). Compiled kernels are cached.
 """
 
 from __future__ import annotations
@@ -24,7 +27,14 @@ from xdsl.utils.exceptions import DiagnosticException
 from dialects import attributes as mux_attrs
 from lowering.compute_local_memory_usage import local_memory_usage
 from lowering.verify_reqd_sub_group_legal import DEVICE_SUB_GROUP_SIZES
-from mux.compiler import CompiledKernel, compile_kernel, parse_cached, source_hash
+from mux.compiler import (
+    CompiledKernel,
+    check_kernel,
+    compile_kernel,
+    parse_cached,
+    source_hash,
+)
+from mux.diagnostics import describe
 from mux.errors import CompileError, LaunchError
 from mux.runtime import (
     LOCAL_MEMORY_SIZE,
@@ -50,7 +60,9 @@ def compile(
     vecz_width: int = 0,
     name: str = "<source>",
 ) -> Program:
-    """Parses and verifies `source` (MLIR text); CompileError if it is not valid.
+    """Parses and verifies `source` (MLIR text) and lowers each kernel
+    unspecialised (`mux.compiler.check_kernel`); CompileError if it is not valid or
+    a kernel does not lower. `name` is the file name diagnostics give.
 
     `fast` lets maths builtins trade accuracy for speed (`mux.usefast`);
     `software_wgc` implements work-group collectives in software (`replace-wgc`).
@@ -121,12 +133,24 @@ class Program:
         self.vecz_width = vecz_width
         """The width kernels are vectorised to (`run-vecz`; 1: not vectorised)."""
         self.module = parse_cached(source, name)
+        self._source = source
         self._hash = source_hash(source)
         self._fast = fast
         self._software_wgc = software_wgc
         self.sub_group_size = sub_group_size
         """The sub-group size of kernels that do not require one."""
         self._kernels: dict[str, Kernel] = {}
+        for kernel in self.kernels:  # what does not depend on a launch, found now
+            check_kernel(
+                self.module,
+                self._hash,
+                kernel,
+                fast,
+                software_wgc=software_wgc,
+                sub_group_size=sub_group_size,
+                vecz_width=vecz_width,
+                source=source,
+            )
 
     @property
     def kernels(self) -> list[str]:
@@ -154,6 +178,7 @@ class Program:
             software_wgc=self._software_wgc,
             sub_group_size=self.sub_group_size,
             vecz_width=self.vecz_width,
+            source=self._source,
         )
 
 
@@ -173,7 +198,7 @@ class Kernel:
         try:
             usage = local_memory_usage(program.module, self.function)
         except DiagnosticException as error:
-            raise CompileError(str(error)) from error
+            raise CompileError(describe(error, program._source)) from error
         self.local_mem_usage = usage
         """Bytes of local memory the kernel's module-scope local variables take per
         work-group (`compute-local-memory-usage`), besides its local buffer

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 
 class CompileError(Exception):
-    """A module that does not parse, verify or lower. The message is the
-    diagnostic, with the IR it is about when there is one."""
+    """A module that does not parse, verify or lower, raised by `mux.compile` (a
+    kernel is lowered there, unspecialised; only what depends on a launch's local
+    size is found at that launch). The message is the diagnostic
+    (`mux.diagnostics`): `file:line:col: error: ...` naming the op at fault, then
+    its line of source. With the environment variable MUX_DIAGNOSTIC_IR=1 it ends
+    with the IR the error is about, the op marked."""
 
 
 class LaunchError(ValueError):

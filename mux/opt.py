@@ -31,6 +31,7 @@ from dialects.attributes import verify_mux_attributes
 from lowering import ALL_PASSES
 from lowering.utils import NameOption
 from mux.backend import ALL_TARGETS
+from mux.diagnostics import LocatingParser, describe
 from mux.errors import file_error
 
 
@@ -121,6 +122,27 @@ class MuxOptMain(xDSLOptMain):
             if name not in self.ctx.registered_dialect_names:
                 self.ctx.register_dialect(name, factory)
 
+    def register_all_frontends(self):
+        """MLIR text parsed by `mux.diagnostics.LocatingParser`: every op knows its
+        place in the file, for diagnostics."""
+        super().register_all_frontends()
+        self.source = ""
+        """The text of the chunk parsed last, at its lines of the file."""
+
+        def parse_mlir(io: IO[bytes]) -> ModuleOp:
+            text = io.read().decode("utf-8", "replace")
+            offset = self._chunk_offsets.get(id(io), 0)
+            self.source = "\n" * offset + text
+            return LocatingParser(
+                self.ctx,
+                text,
+                self.get_input_name(),
+                line_offset=offset,
+                locate_verify_errors=not self.args.verify_diagnostics,
+            ).parse_module(not self.args.no_implicit_module)
+
+        self.available_frontends["mlir"] = parse_mlir
+
     def register_all_targets(self):
         super().register_all_targets()
         self.available_targets.update(ALL_TARGETS)  # ours replace xDSL's `llvm`
@@ -142,9 +164,11 @@ class MuxOptMain(xDSLOptMain):
 
     def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
         try:
-            return super().prepare_input()
+            chunks, extension = super().prepare_input()
         except ValueError as error:  # a file extension with no frontend
             raise UsageError(str(error)) from None
+        self._chunk_offsets = {id(chunk): offset for chunk, offset in chunks}
+        return chunks, extension
 
     def prepare_output(self) -> IO[str]:
         try:
@@ -163,18 +187,25 @@ class MuxOptMain(xDSLOptMain):
 
 
 def main(args: Sequence[str] | None = None) -> int:
-    """Runs mux-opt. A diagnostic (parse error, verifier error, failed pass) is
-    printed to stderr, with the IR it is about, and the exit status is 1; so is a
-    command line it cannot run (`UsageError`), in one line."""
+    """Runs mux-opt. A diagnostic is printed to stderr and the exit status is 1: a
+    failure at an op (a failed pass that names its op) as `file:line:col: error:`
+    and the op's line of source (`mux.diagnostics`; the IR too with
+    MUX_DIAGNOSTIC_IR=1), a parse error at its place, a verifier error with the IR
+    it is about; a command line it cannot run (`UsageError`) in one line."""
+    tool = None
     try:
-        MuxOptMain(args=args).run()
+        tool = MuxOptMain(args=args)
+        tool.run()
     except UsageError as error:
         print(f"mux-opt: {error}", file=sys.stderr)
         return 1
     except (DiagnosticException, ParseError) as error:
-        print(error, file=sys.stderr)
-        for note in getattr(error, "__notes__", ()):
-            print(note, file=sys.stderr)
+        if getattr(error, "op", None) is not None:
+            print(describe(error, tool.source if tool else None), file=sys.stderr)
+        else:
+            print(error, file=sys.stderr)
+            for note in getattr(error, "__notes__", ()):
+                print(note, file=sys.stderr)
         return 1
     return 0
 
