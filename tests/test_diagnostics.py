@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import mux
+from lowering.pipelines import HostPipeline
 from mux.diagnostics import ENVIRONMENT_VARIABLE
 
 HEADER = 'func.func @k(%a: memref<?xf32, 1>) attributes {mux.kernel = "entry-point"} {'
@@ -122,7 +123,15 @@ def test_mux_attribute_error_has_a_location():
     assert "func.return" not in message and len(message) < 1024
 
 
-def test_a_good_kernel_still_runs_and_reuses_the_checked_lowering():
+def test_a_good_kernel_runs_from_the_checked_lowering(monkeypatch):
+    runs = []
+    apply = HostPipeline.apply
+
+    def counting_apply(self, ctx, op):
+        runs.append(self.local_sizes)
+        return apply(self, ctx, op)
+
+    monkeypatch.setattr(HostPipeline, "apply", counting_apply)
     source = f"""{HEADER}
   %d = arith.constant 0 : i32
   %gid = mux.get_global_id %d
@@ -132,7 +141,11 @@ def test_a_good_kernel_still_runs_and_reuses_the_checked_lowering():
   func.return
 }}
 """
-    kernel = mux.compile(source).kernel("k")
+    kernel = mux.compile(source, vecz_width=2).kernel("k")  # a source of its own
+    assert runs == [()]  # checked: lowered unspecialised
     a = np.arange(10, dtype=np.float32)
     kernel(a, global_size=10, local_size=4)  # not uniform: the unspecialised one
     np.testing.assert_array_equal(a, 2 * np.arange(10, dtype=np.float32))
+    assert runs == [()]  # compiled from the checked module: no second lowering
+    mux.compile(source, vecz_width=2)
+    assert runs == [()]  # the same source again: not checked again
