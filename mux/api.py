@@ -34,7 +34,7 @@ from mux.compiler import (
     parse_cached,
     source_hash,
 )
-from mux.diagnostics import describe
+from mux.diagnostics import Source, describe
 from mux.errors import CompileError, LaunchError
 from mux.runtime import (
     LOCAL_MEMORY_SIZE,
@@ -133,7 +133,7 @@ class Program:
         self.vecz_width = vecz_width
         """The width kernels are vectorised to (`run-vecz`; 1: not vectorised)."""
         self.module = parse_cached(source, name)
-        self._source = source
+        self._source = Source(name, source)
         self._hash = source_hash(source)
         self._fast = fast
         self._software_wgc = software_wgc
@@ -149,7 +149,7 @@ class Program:
                 software_wgc=software_wgc,
                 sub_group_size=sub_group_size,
                 vecz_width=vecz_width,
-                source=source,
+                source=self._source,
             )
 
     @property

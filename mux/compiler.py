@@ -31,7 +31,7 @@ from lowering.work_item_loops import REGION_SUFFIX
 from mux import diagnostics, disk_cache
 from mux.backend.jit import JITModule, compile_ir, load_compiled
 from mux.backend.llvm_ir import translate
-from mux.diagnostics import LocatingParser
+from mux.diagnostics import LocatingParser, Source
 from mux.errors import CompileError
 
 HOOK_ARGUMENTS = [ctypes.c_void_p, ctypes.c_void_p] + [ctypes.c_int64] * 6
@@ -99,7 +99,7 @@ def _parse(source: str, name: str) -> ModuleOp:
         module = LocatingParser(context(), source, name).parse_module()
         diagnostics.verify(module, _verify)
     except (ParseError, DiagnosticException) as error:
-        raise CompileError(diagnostics.describe(error, source)) from error
+        raise CompileError(diagnostics.describe(error, Source(name, source))) from error
     return module
 
 
@@ -169,7 +169,7 @@ def check_kernel(
     software_wgc: bool = False,
     sub_group_size: int = 1,
     vecz_width: int = 0,
-    source: str | None = None,
+    source: Source | None = None,
 ) -> None:
     """Finds now what would stop `kernel` from compiling for any launch: runs the
     host pipeline unspecialised (no local size) to the `llvm` dialect, all of a
@@ -183,8 +183,8 @@ def check_kernel(
     without local sizes: a kernel with a required work-group size, a launch with a
     smaller last group) starts from it. Done once per source, kernel and options:
     a kernel checked or compiled before, in this process or (a mark in the disk
-    cache) in another, is not checked again. `source`, the text of `module`, gives
-    a diagnostic its line of source."""
+    cache) in another, is not checked again. `source`, what `module` was parsed
+    from, gives a diagnostic its line of source."""
     cache_key = (key, kernel, (), fast, software_wgc, sub_group_size, vecz_width)
     if cache_key in _CHECKED or cache_key in _CACHE:
         return
@@ -217,12 +217,12 @@ def compile_kernel(
     software_wgc: bool = False,
     sub_group_size: int = 1,
     vecz_width: int = 0,
-    source: str | None = None,
+    source: Source | None = None,
 ) -> CompiledKernel:
     """`kernel` of `module` through the host pipeline, LLVM and the JIT.
 
-    `key` identifies the module's source (its hash) for the cache; `source`, the
-    text of `module`, gives a diagnostic its line of source.
+    `key` identifies the module's source (its hash) for the cache; `source`, what
+    `module` was parsed from, gives a diagnostic its line of source.
     """
     cache_key = (
         key,
@@ -275,7 +275,7 @@ def _lower(
     software_wgc: bool = False,
     sub_group_size: int = 1,
     vecz_width: int = 0,
-    source: str | None = None,
+    source: Source | None = None,
 ) -> tuple[ModuleOp, str]:
     """A copy of `module` through the host pipeline for `kernel`, and the name of
     its entry hook; CompileError with the diagnostic if it fails."""
@@ -303,7 +303,7 @@ def _lower(
     return lowered, hooks[0]
 
 
-def _compile(lowered: ModuleOp, hook: str, source: str | None) -> CompiledKernel:
+def _compile(lowered: ModuleOp, hook: str, source: Source | None) -> CompiledKernel:
     """The lowered module of a kernel through LLVM and the JIT (it is consumed)."""
     opt_level = _opt_level(lowered)  # before the translation consumes `lowered`
     try:

@@ -23,6 +23,7 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from io import StringIO
+from typing import NamedTuple
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
@@ -34,6 +35,14 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyExcepti
 
 ENVIRONMENT_VARIABLE = "MUX_DIAGNOSTIC_IR"
 """Set to 1: a diagnostic ends with the IR it is about (the whole module)."""
+
+
+class Source(NamedTuple):
+    """The text a module was parsed from, and the file name its locations give."""
+
+    name: str
+    text: str
+
 
 _OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([A-Za-z_][\w.$]*)')
 
@@ -140,10 +149,13 @@ def location(op: Operation | None) -> tuple[FileLineColLoc, Operation] | None:
     return None
 
 
-def _source_line(source: str | None, line: int) -> str | None:
-    if source is None:
+def _source_line(source: Source | None, loc: FileLineColLoc) -> str | None:
+    """Line `loc` of `source`, if `loc` is a place in it (an op's own
+    `loc("other.c":3:4)` is not)."""
+    if source is None or loc.filename.data != source.name:
         return None
-    lines = source.splitlines()
+    lines = source.text.splitlines()
+    line = loc.line.data
     return lines[line - 1] if 0 < line <= len(lines) else None
 
 
@@ -163,9 +175,9 @@ def _full_ir(op: Operation, message: str) -> str:
     return text.getvalue()
 
 
-def describe(error: Exception, source: str | None = None) -> str:
+def describe(error: Exception, source: Source | None = None) -> str:
     """The diagnostic of `error`: `file:line:col: error: message`, then the line
-    of source (from `source`, the text the module was parsed from) with a caret
+    of source (from `source`, what the module was parsed from) with a caret
     under the column; the op printed instead when it has no place in the source.
     With MUX_DIAGNOSTIC_IR=1, the IR follows."""
     if isinstance(error, ParseError):
@@ -187,7 +199,7 @@ def describe(error: Exception, source: str | None = None) -> str:
         if located is not op:
             message += f" (in {located.name} at {place})"
         lines.append(f"{place}: error: {message}")
-        text = _source_line(source, loc.line.data)
+        text = _source_line(source, loc)
         if located is not op or text is None:
             lines.append(f"  {_op_line(op)}")
         else:

@@ -31,7 +31,7 @@ from dialects.attributes import verify_mux_attributes
 from lowering import ALL_PASSES
 from lowering.utils import NameOption
 from mux.backend import ALL_TARGETS
-from mux.diagnostics import LocatingParser, describe
+from mux.diagnostics import LocatingParser, Source, describe
 from mux.errors import file_error
 
 
@@ -126,13 +126,13 @@ class MuxOptMain(xDSLOptMain):
         """MLIR text parsed by `mux.diagnostics.LocatingParser`: every op knows its
         place in the file, for diagnostics."""
         super().register_all_frontends()
-        self.source = ""
-        """The text of the chunk parsed last, at its lines of the file."""
+        self.source: Source | None = None
+        """The chunk parsed last, at its lines of the file."""
 
         def parse_mlir(io: IO[bytes]) -> ModuleOp:
             text = io.read().decode("utf-8", "replace")
             offset = self._chunk_offsets.get(id(io), 0)
-            self.source = "\n" * offset + text
+            self.source = Source(self.get_input_name(), "\n" * offset + text)
             return LocatingParser(
                 self.ctx,
                 text,

@@ -149,3 +149,17 @@ def test_a_good_kernel_runs_from_the_checked_lowering(monkeypatch):
     assert runs == [()]  # compiled from the checked module: no second lowering
     mux.compile(source, vecz_width=2)
     assert runs == [()]  # the same source again: not checked again
+
+
+def test_an_op_with_a_location_of_its_own_keeps_it():
+    # MLIR generated from another language places its ops there: the diagnostic
+    # gives that place, and the op (not a line of this text)
+    source = FPOWI.replace(
+        "%y = math.fpowi %x, %three : f32, i32",
+        '%y = math.fpowi %x, %three : f32, i32 loc("kernel.cl":12:9)',
+    )
+    with pytest.raises(mux.CompileError) as caught:
+        mux.compile(source, name="kernel.mlir")
+    head, shown = str(caught.value).splitlines()[:2]
+    assert head.startswith("kernel.cl:12:9: error: "), head
+    assert "math.fpowi" in shown
