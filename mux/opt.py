@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import inspect
 import re
 import sys
 import typing
@@ -22,8 +23,9 @@ from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
+from xdsl.utils.arg_spec import ArgSpec, ArgSpecConvertible, parse_pipeline, parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from dialects import ALL_DIALECTS
@@ -39,14 +41,14 @@ class UsageError(Exception):
     """A command line mux-opt cannot run; the message names what is wrong."""
 
 
-def _options(pass_class: type[ModulePass]) -> dict[str, dataclasses.Field]:
-    """The options of a pass, by their spelling on the command line."""
+def _options(convertible: type[ArgSpecConvertible]) -> dict[str, dataclasses.Field]:
+    """The options of a pass or target, by their spelling on the command line."""
     options = {}
-    for field in dataclasses.fields(pass_class):
+    for field in dataclasses.fields(convertible):
         if field.name == "name" or not field.init:
             continue
         spelled = field.name.replace("_", "-")
-        if issubclass(pass_class, NameOption) and field.name == "kernel_name":
+        if issubclass(convertible, NameOption) and field.name == "kernel_name":
             spelled = "name"
         options[spelled] = field
     return options
@@ -56,31 +58,46 @@ def _type_name(type_: object) -> str:
     return type_.__name__ if isinstance(type_, type) else str(type_)
 
 
-def _option_error(pass_class: type[ModulePass], spec: ArgSpec, error: Exception) -> str:
-    """Why `spec` does not make a `pass_class`, in the command line's terms: an
-    option it does not have, or the option whose value has the wrong type (xDSL
-    says only which type it expected)."""
-    options = _options(pass_class)
+def _option_error(
+    kind: str, convertible: type[ArgSpecConvertible], spec: ArgSpec, error: Exception
+) -> str:
+    """Why `spec` does not make a `convertible` (a pass or target: `kind`), in the
+    command line's terms: an option it does not have, or the option whose value
+    has the wrong type (xDSL says only which type it expected)."""
+    options = _options(convertible)
     given = spec.normalize_parameter_names().parameters
     spelled = {name.replace("_", "-"): name for name in given}
     unknown = [name for name in spelled if name not in options]
     if unknown:
         known = ", ".join(options) or "none"
-        return f"pass '{spec.name}' has no option '{unknown[0]}' (options: {known})"
-    hints = typing.get_type_hints(pass_class)
+        return f"{kind} '{spec.name}' has no option '{unknown[0]}' (options: {known})"
+    hints = typing.get_type_hints(convertible)
     for option, raw in spelled.items():
         try:
-            pass_class.from_spec(ArgSpec(spec.name, {raw: given[raw]}))
+            convertible.from_spec(ArgSpec(spec.name, {raw: given[raw]}))
         except ValueError as probe:
             if "Incompatible types" not in str(probe):
                 continue
             values = given[raw]
             got = ",".join(str(v) for v in values) if values else "no value"
             expected = _type_name(hints[options[option].name])
-            return f"pass '{spec.name}': option '{option}' takes {expected}, got {got}"
+            return (
+                f"{kind} '{spec.name}': option '{option}' takes {expected}, got {got}"
+            )
         except Exception:  # another option's or the pass's own check: not this one
             continue
-    return f"pass '{spec.name}': {error}"
+    return f"{kind} '{spec.name}': {error}"
+
+
+def _syntax_error(what: str, error: ArgSpecParseError) -> UsageError:
+    """`bad <what> '<text>': <message> (column N)`, from xDSL's error of lines
+    (a title, `name:line:column`, the text, a caret, the message)."""
+    lines = error.args[0].splitlines()
+    text = lines[2] if len(lines) > 2 else ""
+    message = lines[-1].strip() if lines else str(error)
+    column = re.search(r":\d+:(\d+)$", lines[1]) if len(lines) > 1 else None
+    where = f" (column {column[1]})" if column else ""
+    return UsageError(f"bad {what} '{text}': {message}{where}")
 
 
 def check_pipeline(
@@ -93,11 +110,7 @@ def check_pipeline(
     try:
         specs = list(parse_pipeline(pipeline))
     except ArgSpecParseError as error:  # a BaseException in xDSL 0.74
-        lines = error.args[0].splitlines()
-        message = lines[-1].strip() if lines else str(error)
-        column = re.search(r":\d+:(\d+)$", lines[1]) if len(lines) > 1 else None
-        where = f" (column {column[1]})" if column else ""
-        raise UsageError(f"bad pass pipeline '{pipeline}': {message}{where}") from None
+        raise _syntax_error("pass pipeline", error) from None
     for spec in specs:
         if spec.name not in available:
             close = difflib.get_close_matches(spec.name, available, n=3)
@@ -107,7 +120,22 @@ def check_pipeline(
         try:
             pass_class.from_pass_spec(spec)
         except (ValueError, TypeError) as error:
-            raise UsageError(_option_error(pass_class, spec, error)) from None
+            raise UsageError(_option_error("pass", pass_class, spec, error)) from None
+
+
+def check_target(available: dict[str, Callable[..., object]], target: str) -> None:
+    """Raises UsageError if the options of `target` (`-t name{...}`, a name in
+    `available`) are not the target's or have a value of the wrong type."""
+    spec = parse_spec(target)
+    factory = available[spec.name]
+    if inspect.signature(factory).parameters:  # an old-style target: no options
+        return
+    target_class = factory()
+    assert isinstance(target_class, type) and issubclass(target_class, Target)
+    try:
+        target_class.from_spec(spec)
+    except (ValueError, TypeError) as error:
+        raise UsageError(_option_error("target", target_class, spec, error)) from None
 
 
 class MuxOptMain(xDSLOptMain):
@@ -153,6 +181,7 @@ class MuxOptMain(xDSLOptMain):
             self.register_pass(name, factory)
 
     def setup_pipeline(self):
+        check_target(self.available_targets, self.args.target)
         check_pipeline(self.available_passes, self.args.passes)
         super().setup_pipeline()
 
@@ -196,6 +225,9 @@ def main(args: Sequence[str] | None = None) -> int:
     try:
         tool = MuxOptMain(args=args)
         tool.run()
+    except ArgSpecParseError as error:  # raised by xDSL's check of the target
+        print(f"mux-opt: {_syntax_error('target', error)}", file=sys.stderr)
+        return 1
     except UsageError as error:
         print(f"mux-opt: {error}", file=sys.stderr)
         return 1

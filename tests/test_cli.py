@@ -18,6 +18,8 @@ VADD = str(Path(__file__).parent.parent / "examples" / "vadd.mlir")
         [VADD, "-p", "work-item-loops{sub-group-size=abc}"],
         [VADD, "-p", "host{bogus=1}"],
         [VADD, "-p", "host{"],
+        [VADD, "-t", "llvm{x=1}"],
+        [VADD, "-t", "llvm{"],
         [VADD + ".nope"],
         [VADD, "-o", "/nonexistent-dir/out.mlir"],
     ],

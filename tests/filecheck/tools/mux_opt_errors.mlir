@@ -28,6 +28,16 @@
 // SYNTAX: mux-opt: bad pass pipeline 'host{': Expected argument name here (column 6)
 // SYNTAX-NOT: Traceback
 //
+// Targets' options too.
+// RUN: not mux-opt %s -t 'llvm{x=1}' 2>&1 | filecheck %s --check-prefix=TARGET
+// TARGET: mux-opt: target 'llvm' has no option 'x' (options: none)
+// TARGET-NOT: Traceback
+// RUN: not mux-opt %s -t 'mlir{print-generic-format=3}' 2>&1 | filecheck %s --check-prefix=TARGETTYPE
+// TARGETTYPE: mux-opt: target 'mlir': option 'print-generic-format' takes bool, got 3
+// RUN: not mux-opt %s -t 'llvm{' 2>&1 | filecheck %s --check-prefix=TARGETSYNTAX
+// TARGETSYNTAX: mux-opt: bad target 'llvm{': Expected argument name here (column 6)
+// TARGETSYNTAX-NOT: Traceback
+//
 // Files that are not there, or cannot be written.
 // RUN: not mux-opt %s.nope 2>&1 | filecheck %s --check-prefix=INPUT
 // INPUT: mux-opt: cannot read {{.*}}mux_opt_errors.mlir.nope: No such file or directory
