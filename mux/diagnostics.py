@@ -98,15 +98,22 @@ class LocatingParser(Parser):
 
 
 def full_ir_requested() -> bool:
+    """Whether MUX_DIAGNOSTIC_IR asks for the IR (set, and neither empty nor 0)."""
     return os.environ.get(ENVIRONMENT_VARIABLE, "") not in ("", "0")
 
 
-def _post_order(op: Operation) -> Iterator[Operation]:
-    for region in op.regions:
-        for block in region.blocks:
-            for child in block.ops:
-                yield from _post_order(child)
-    yield op
+def _post_order(root: Operation) -> Iterator[Operation]:
+    """The ops under `root` and `root`, each after the ops it holds (a stack, not
+    recursion: nesting as deep as the parser accepts)."""
+    stack: list[tuple[Operation, bool]] = [(root, False)]
+    while stack:
+        op, expanded = stack.pop()
+        if expanded:
+            yield op
+            continue
+        stack.append((op, True))
+        children = [c for r in op.regions for b in r.blocks for c in b.ops]
+        stack.extend((child, False) for child in reversed(children))
 
 
 def failing_op(
