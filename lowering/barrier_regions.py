@@ -157,7 +157,8 @@ def split_at_barriers(kernel: func.FuncOp) -> BarrierSplit:
             raise PassError(
                 f"work-item-loops: a barrier in kernel '{kernel.sym_name.data}' is "
                 f"inside {holder.name if holder else 'a region'}: only barriers in "
-                "the kernel's own control-flow graph can be scheduled"
+                "the kernel's own control-flow graph can be scheduled",
+                barrier,
             )
     entry = body.blocks.first
     assert entry is not None

@@ -214,7 +214,8 @@ class DefineSubGroupBuiltin(RewritePattern):
             raise PassError(
                 f"define-mux-builtins: {op.name} in '{fn}' with sub-groups of more "
                 "than one work-item: work-item-loops schedules these in the kernel "
-                "(run prepare-barriers and work-item-loops first)"
+                "(run prepare-barriers and work-item-loops first)",
+                op,
             )
 
 
@@ -341,7 +342,8 @@ def _structs_of(op: Operation, b: Builder) -> tuple[dict[str, StructFields], str
         where = "" if fn is None else f" in '{fn.sym_name.data}'"
         raise PassError(
             f"define-mux-builtins: {op.name}{where} needs the scheduling parameters: "
-            "run add-sched-params first"
+            "run add-sched-params first",
+            op,
         )
     args = fn.body.blocks.first.args  # type: ignore[union-attr]
     structs = {

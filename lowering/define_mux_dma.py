@@ -226,7 +226,7 @@ def _check_transfers(module: ModuleOp) -> None:
                     fn = enclosing_function(op)
                     where = f" in '{fn.sym_name.data}'" if fn is not None else ""
                     raise PassError(
-                        f"define-mux-dma: {op.name}{where}: {error}"
+                        f"define-mux-dma: {op.name}{where}: {error}", op
                     ) from None
 
 
@@ -277,7 +277,8 @@ def _check_kernels(module: ModuleOp) -> None:
         if _has_event([*signature.inputs.data, *signature.outputs.data]):
             raise PassError(
                 f"define-mux-dma: kernel '{fn.sym_name.data}' takes or returns a DMA "
-                "event: the runtime has none to pass (events stay inside kernels)"
+                "event: the runtime has none to pass (events stay inside kernels)",
+                fn,
             )
 
 

@@ -202,7 +202,8 @@ def _inline_call(call: func.CallOp, callee: func.FuncOp) -> None:
         region_of = f"'{parent.name}'" if parent is not None else "an op"
         raise PassError(
             f"prepare-barriers: cannot inline '{name}' (several blocks) into the "
-            f"single-block region of {region_of} in {where}"
+            f"single-block region of {region_of} in {where}",
+            call,
         )
     block = call.parent_block()
     assert block is not None and block.parent is not None

@@ -39,7 +39,13 @@ INDEX = IndexType()
 
 
 class PassError(DiagnosticException):
-    """A pass cannot handle its input: the message says what and where."""
+    """A pass cannot handle its input: the message says what and where. `op`, when
+    given, is the op at fault: `mux.compile`'s diagnostic shows its place in the
+    source (`mux.diagnostics`)."""
+
+    def __init__(self, message: str, op: Operation | None = None):
+        super().__init__(message)
+        self.op = op
 
 
 class NameOption:

@@ -523,12 +523,17 @@ def _schedule(
     degenerate): its region functions (if it has barriers), then the wrapper."""
     name = kernel.sym_name.data
     if kernel.function_type.outputs.data:
-        raise PassError(f"work-item-loops: kernel '{name}' returns values")
+        returns = (o for o in kernel.walk() if isinstance(o, func.ReturnOp))
+        raise PassError(
+            f"work-item-loops: kernel '{name}' returns values",
+            next((r for r in returns if r.arguments), kernel),
+        )
     used = _ops_reachable(module, kernel)
     if callees := _callees_with_barriers(module, kernel, sub_group_size):
         raise PassError(
             f"work-item-loops: kernel '{name}' calls a function with a barrier "
-            f"({', '.join(callees)}): run prepare-barriers first"
+            f"({', '.join(callees)}): run prepare-barriers first",
+            kernel,
         )
 
     base = base_name(kernel)
@@ -569,14 +574,16 @@ def _schedule(
             raise PassError(
                 f"work-item-loops: kernel '{name}' has barriers and a vectorised "
                 "version of more than one row (mux.vecz_rows): packets with barriers "
-                "are one row"
+                "are one row",
+                kernel,
             )
         size = constant_int(group.sizes[0])
         if size is None or size % width:
             raise PassError(
                 f"work-item-loops: kernel '{name}' has barriers and a vectorised "
                 f"version of width {width}, but no required work-group size whose x "
-                "is a multiple of it (a vectorised kernel with barriers runs alone)"
+                "is a multiple of it (a vectorised kernel with barriers runs alone)",
+                kernel,
             )
         kernel = vector_kernel
         group.x_step = const(b, width)

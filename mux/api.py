@@ -5,10 +5,13 @@
     k = prog.kernel("vadd")                # prog.kernels lists the entry points
     k(a, b, c, global_size=1000, local_size=64, global_offset=0)
 
-A kernel is compiled on its first launch, for the local size of that launch when the
-work-groups are uniform (the local size is then a constant LLVM can vectorise with),
-and once more, unspecialised, for launches with a smaller last work-group (OpenCL 2.0
-non-uniform work-groups). Compiled kernels are cached.
+`compile` runs every kernel through the host pipeline, unspecialised, up to the `llvm`
+dialect, so that what stops a kernel from lowering is a CompileError there
+(`mux.compiler.check_kernel`). A kernel is compiled on its first launch, for the local
+size of that launch when the work-groups are uniform (the local size is then a
+constant LLVM can vectorise with), and once more, unspecialised (from the module the
+check lowered), for launches with a smaller last work-group (OpenCL 2.0 non-uniform
+work-groups). Compiled kernels are cached.
 """
 
 from __future__ import annotations
@@ -26,7 +29,14 @@ from dialects import attributes as mux_attrs
 from lowering.compute_local_memory_usage import local_memory_usage
 from lowering.verify_reqd_sub_group_legal import DEVICE_SUB_GROUP_SIZES
 from mux.access_bounds import KernelBounds
-from mux.compiler import CompiledKernel, compile_kernel, parse_cached, source_hash
+from mux.compiler import (
+    CompiledKernel,
+    check_kernel,
+    compile_kernel,
+    parse_cached,
+    source_hash,
+)
+from mux.diagnostics import Source, describe
 from mux.errors import CompileError, KernelNotFound, LaunchError
 from mux.runtime import (
     LOCAL_MEMORY_SIZE,
@@ -52,7 +62,9 @@ def compile(
     vecz_width: int = 0,
     name: str = "<source>",
 ) -> Program:
-    """Parses and verifies `source` (MLIR text); CompileError if it is not valid.
+    """Parses and verifies `source` (MLIR text) and lowers each kernel
+    unspecialised (`mux.compiler.check_kernel`); CompileError if it is not valid or
+    a kernel does not lower. `name` is the file name diagnostics give.
 
     `fast` lets maths builtins trade accuracy for speed (`mux.usefast`);
     `software_wgc` implements work-group collectives in software (`replace-wgc`).
@@ -79,9 +91,14 @@ def load(
     sub_group_size: int = 1,
     vecz_width: int = 0,
 ) -> Program:
-    """`compile` of the file at `path`."""
+    """`compile` of the file at `path` (OSError if it cannot be read, CompileError
+    if it is not UTF-8 text)."""
+    try:
+        source = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise CompileError(f"{path} is not UTF-8 text (byte {error.start})") from None
     return compile(
-        Path(path).read_text(),
+        source,
         fast=fast,
         software_wgc=software_wgc,
         sub_group_size=sub_group_size,
@@ -118,12 +135,24 @@ class Program:
         self.vecz_width = vecz_width
         """The width kernels are vectorised to (`run-vecz`; 1: not vectorised)."""
         self.module = parse_cached(source, name)
+        self._source = Source(name, source)
         self._hash = source_hash(source)
         self._fast = fast
         self._software_wgc = software_wgc
         self.sub_group_size = sub_group_size
         """The sub-group size of kernels that do not require one."""
         self._kernels: dict[str, Kernel] = {}
+        for kernel in self.kernels:  # what does not depend on a launch, found now
+            check_kernel(
+                self.module,
+                self._hash,
+                kernel,
+                fast,
+                software_wgc=software_wgc,
+                sub_group_size=sub_group_size,
+                vecz_width=vecz_width,
+                source=self._source,
+            )
 
     @property
     def kernels(self) -> list[str]:
@@ -155,6 +184,7 @@ class Program:
             software_wgc=self._software_wgc,
             sub_group_size=self.sub_group_size,
             vecz_width=self.vecz_width,
+            source=self._source,
         )
 
 
@@ -175,7 +205,7 @@ class Kernel:
         try:
             usage = local_memory_usage(program.module, self.function)
         except DiagnosticException as error:
-            raise CompileError(str(error)) from error
+            raise CompileError(describe(error, program._source)) from error
         self.local_mem_usage = usage
         """Bytes of local memory the kernel's module-scope local variables take per
         work-group (`compute-local-memory-usage`), besides its local buffer

@@ -20,7 +20,7 @@ from functools import cache
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects, llvm
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from dialects import ALL_DIALECTS
@@ -28,9 +28,10 @@ from dialects import attributes as mux_attrs
 from dialects.attributes import verify_mux_attributes
 from lowering.pipelines import HostPipeline
 from lowering.work_item_loops import REGION_SUFFIX
-from mux import disk_cache
+from mux import diagnostics, disk_cache
 from mux.backend.jit import JITModule, compile_ir, load_compiled
 from mux.backend.llvm_ir import translate
+from mux.diagnostics import LocatingParser, Source
 from mux.errors import CompileError
 
 HOOK_ARGUMENTS = [ctypes.c_void_p, ctypes.c_void_p] + [ctypes.c_int64] * 6
@@ -62,11 +63,6 @@ def _no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _diagnostic(error: Exception) -> str:
-    notes = getattr(error, "__notes__", ())
-    return "\n".join([str(error), *notes])
-
-
 def parse(source: str, name: str = "<source>") -> ModuleOp:
     """The verified module of `source`; CompileError with the diagnostic otherwise."""
     with _no_cyclic_gc():
@@ -93,13 +89,17 @@ def parse_cached(source: str, name: str = "<source>") -> ModuleOp:
     return module
 
 
+def _verify(op: Operation) -> None:
+    op.verify()
+    verify_mux_attributes(op)
+
+
 def _parse(source: str, name: str) -> ModuleOp:
     try:
-        module = Parser(context(), source, name).parse_module()
-        module.verify()
-        verify_mux_attributes(module)
+        module = LocatingParser(context(), source, name).parse_module()
+        diagnostics.verify(module, _verify)
     except (ParseError, DiagnosticException) as error:
-        raise CompileError(_diagnostic(error)) from error
+        raise CompileError(diagnostics.describe(error, Source(name, source))) from error
     return module
 
 
@@ -153,6 +153,61 @@ def _opt_level(lowered: ModuleOp) -> int:
     return 3 if any(regions) else 2
 
 
+_LOWERED: dict[tuple, tuple[ModuleOp, str]] = {}
+LOWERED_CACHE_SIZE = 16
+"""How many kernels lowered by `check_kernel` (with their entry hook's name) wait
+for their unspecialised compilation; the oldest goes (it is then compiled from
+the start again)."""
+_CHECKED: set[tuple] = set()
+
+
+def check_kernel(
+    module: ModuleOp,
+    key: str,
+    kernel: str,
+    fast: bool = False,
+    software_wgc: bool = False,
+    sub_group_size: int = 1,
+    vecz_width: int = 0,
+    source: Source | None = None,
+) -> None:
+    """Finds now what would stop `kernel` from compiling for any launch: runs the
+    host pipeline unspecialised (no local size) to the `llvm` dialect, all of a
+    compilation but LLVM's part; CompileError, with the diagnostic, if it fails.
+    `mux.compile` calls it for every kernel, so that a kernel that cannot be lowered
+    (an op or type the backend does not support, a kernel returning a value) is
+    refused there and not at its first launch. Errors that depend on a launch's
+    local size are left to that launch.
+
+    The lowered module is kept: the unspecialised compilation (`compile_kernel`
+    without local sizes: a kernel with a required work-group size, a launch with a
+    smaller last group) starts from it. Done once per source, kernel and options:
+    a kernel checked or compiled before, in this process or (a mark in the disk
+    cache) in another, is not checked again. `source`, what `module` was parsed
+    from, gives a diagnostic its line of source."""
+    cache_key = (key, kernel, (), fast, software_wgc, sub_group_size, vecz_width)
+    if cache_key in _CHECKED or cache_key in _CACHE:
+        return
+    name = disk_cache.key(*cache_key)
+    if not disk_cache.checked(name):
+        with _no_cyclic_gc():
+            lowered = _lower(
+                module,
+                kernel,
+                (),
+                fast,
+                software_wgc=software_wgc,
+                sub_group_size=sub_group_size,
+                vecz_width=vecz_width,
+                source=source,
+            )
+        while len(_LOWERED) >= LOWERED_CACHE_SIZE:
+            _LOWERED.pop(next(iter(_LOWERED)))
+        _LOWERED[cache_key] = lowered
+        disk_cache.mark_checked(name)
+    _CHECKED.add(cache_key)
+
+
 def compile_kernel(
     module: ModuleOp,
     key: str,
@@ -162,10 +217,12 @@ def compile_kernel(
     software_wgc: bool = False,
     sub_group_size: int = 1,
     vecz_width: int = 0,
+    source: Source | None = None,
 ) -> CompiledKernel:
     """`kernel` of `module` through the host pipeline, LLVM and the JIT.
 
-    `key` identifies the module's source (its hash) for the cache.
+    `key` identifies the module's source (its hash) for the cache; `source`, what
+    `module` was parsed from, gives a diagnostic its line of source.
     """
     cache_key = (
         key,
@@ -184,7 +241,7 @@ def compile_kernel(
             _CACHE[cache_key] = _with_hook(jit, entry.hook_name)
         else:
             with _no_cyclic_gc():
-                compiled = _compile(
+                lowered = _LOWERED.pop(cache_key, None) or _lower(
                     module,
                     kernel,
                     local_sizes,
@@ -192,7 +249,9 @@ def compile_kernel(
                     software_wgc=software_wgc,
                     sub_group_size=sub_group_size,
                     vecz_width=vecz_width,
+                    source=source,
                 )
+                compiled = _compile(*lowered, source)
             _CACHE[cache_key] = compiled
             disk_cache.store(
                 name,
@@ -208,7 +267,7 @@ def _with_hook(jit: JITModule, hook_name: str) -> CompiledKernel:
     return CompiledKernel(jit, hook, hook_name)
 
 
-def _compile(
+def _lower(
     module: ModuleOp,
     kernel: str,
     local_sizes: tuple[int, ...],
@@ -216,7 +275,10 @@ def _compile(
     software_wgc: bool = False,
     sub_group_size: int = 1,
     vecz_width: int = 0,
-) -> CompiledKernel:
+    source: Source | None = None,
+) -> tuple[ModuleOp, str]:
+    """A copy of `module` through the host pipeline for `kernel`, and the name of
+    its entry hook; CompileError with the diagnostic if it fails."""
     try:
         lowered = module.clone()
         HostPipeline(
@@ -228,16 +290,24 @@ def _compile(
             vecz_width=vecz_width,
         ).apply(context(), lowered)
         if VERIFY_LOWERED:
-            lowered.verify()
-        hooks = [
-            f.sym_name.data
-            for f in lowered.ops
-            if isinstance(f, llvm.FuncOp) and mux_attrs.is_kernel_entry_point(f)
-        ]
-        if len(hooks) != 1:
-            raise CompileError(f"expected one entry hook for '{kernel}', got {hooks}")
-        opt_level = _opt_level(lowered)
+            diagnostics.verify(lowered, Operation.verify)
+    except DiagnosticException as error:
+        raise CompileError(diagnostics.describe(error, source)) from error
+    hooks = [
+        f.sym_name.data
+        for f in lowered.ops
+        if isinstance(f, llvm.FuncOp) and mux_attrs.is_kernel_entry_point(f)
+    ]
+    if len(hooks) != 1:
+        raise CompileError(f"expected one entry hook for '{kernel}', got {hooks}")
+    return lowered, hooks[0]
+
+
+def _compile(lowered: ModuleOp, hook: str, source: Source | None) -> CompiledKernel:
+    """The lowered module of a kernel through LLVM and the JIT (it is consumed)."""
+    opt_level = _opt_level(lowered)  # before the translation consumes `lowered`
+    try:
         jit = compile_ir(translate(lowered, consume=True), opt_level)
     except DiagnosticException as error:
-        raise CompileError(_diagnostic(error)) from error
-    return _with_hook(jit, hooks[0])
+        raise CompileError(diagnostics.describe(error, source)) from error
+    return _with_hook(jit, hook)

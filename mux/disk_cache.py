@@ -12,6 +12,10 @@ the source of this project's compiler (`dialects/`, `lowering/`, `mux/`), the xD
 and llvmlite versions, and the host CPU's name and features. So a changed compiler
 or another machine never reads a stale entry; it writes its own.
 
+Besides compiled kernels, it marks the kernels `mux.compile` has checked
+(`mux.compiler.check_kernel`: an empty file), so that later processes skip the
+check.
+
 Where: `$MUX_CACHE_DIR` if set (empty: no disk cache), else
 `$XDG_CACHE_HOME/computemux-xdsl`, else `~/.cache/computemux-xdsl`. Entries are
 written whole or not at all (a temporary file renamed into place), and each records
@@ -122,6 +126,24 @@ def store(name: str, entry: Entry) -> None:
         _write(directory / f"{name}.ll", llvm_ir)
         _write(directory / f"{name}.o", entry.object_code)
         _write(directory / f"{name}.json", json.dumps(record).encode())
+    except OSError:
+        return
+
+
+def checked(name: str) -> bool:
+    """Whether the check `name` was marked passed (`mark_checked`)."""
+    directory = cache_dir()
+    return directory is not None and (directory / f"{name}.checked").is_file()
+
+
+def mark_checked(name: str) -> None:
+    """Marks the check `name` passed (best effort, as `store`)."""
+    directory = cache_dir()
+    if directory is None:
+        return
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        _write(directory / f"{name}.checked", b"")
     except OSError:
         return
 

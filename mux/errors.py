@@ -1,11 +1,16 @@
-"""The exceptions of the public API."""
+"""The exceptions of the public API, and the one-line form of a file error the
+command-line tools print."""
 
 from __future__ import annotations
 
 
 class CompileError(Exception):
-    """A module that does not parse, verify or lower. The message is the
-    diagnostic, with the IR it is about when there is one."""
+    """A module that does not parse, verify or lower, raised by `mux.compile` (a
+    kernel is lowered there, unspecialised; only what depends on a launch's local
+    size is found at that launch). The message is the diagnostic
+    (`mux.diagnostics`): `file:line:col: error: ...` naming the op at fault, then
+    its line of source. With the environment variable MUX_DIAGNOSTIC_IR=1 it ends
+    with the IR the error is about, the op marked."""
 
 
 class LaunchError(ValueError):
@@ -21,3 +26,11 @@ class KernelNotFound(KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""
+
+
+def file_error(verb: str, error: OSError) -> str:
+    """`cannot <verb> FILE: reason`: a file error in one line, without Python's
+    `[Errno N]`."""
+    if error.filename is None:
+        return str(error)
+    return f"cannot {verb} {error.filename}: {error.strerror}"

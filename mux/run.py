@@ -21,6 +21,7 @@ does not compile) are printed to stderr, with exit status 1.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -29,6 +30,7 @@ import numpy as np
 from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, MemRefType
 
 import mux
+from mux.errors import file_error
 from mux.runtime import Param, _numpy_kinds
 
 
@@ -65,22 +67,48 @@ def parse_argument(param: Param, spec: str) -> Any:
         raise ArgumentError(f"'{param.name}' is {param.describe()}, got '{spec}'")
     dtype = _dtype(param)
     if spec.endswith(".npy"):
-        return np.ascontiguousarray(np.load(spec))
+        return _load_npy(param, spec)
     kind, _, rest = spec.partition(":")
     count, _, seed = rest.partition(":")
-    if kind not in ("zeros", "ones", "range", "random") or not count.isdigit():
+    if (
+        kind not in ("zeros", "ones", "range", "random")
+        or not count.isdigit()
+        or (seed and (kind != "random" or not seed.isdigit()))
+    ):
         raise ArgumentError(
             f"'{param.name}' is a buffer: give zeros:N, ones:N, range:N, "
             f"random:N[:SEED] or a .npy file, got '{spec}'"
         )
-    n = int(count)
+    try:
+        return _buffer(kind, int(count), int(seed or 0), dtype)
+    except (MemoryError, ValueError):
+        raise ArgumentError(
+            f"'{param.name}': cannot allocate {count} elements of {dtype}"
+        ) from None
+
+
+def _load_npy(param: Param, path: str) -> np.ndarray:
+    try:
+        array = np.load(path)  # no pickles: only arrays of plain numbers
+    except OSError as error:
+        raise ArgumentError(f"'{param.name}': {file_error('read', error)}") from None
+    except (ValueError, EOFError):
+        raise ArgumentError(
+            f"'{param.name}': {path} is not a .npy file of numbers"
+        ) from None
+    if not isinstance(array, np.ndarray):
+        raise ArgumentError(f"'{param.name}': {path} is not a .npy file of numbers")
+    return np.ascontiguousarray(array)
+
+
+def _buffer(kind: str, n: int, seed: int, dtype: np.dtype) -> np.ndarray:
     if kind == "zeros":
         return np.zeros(n, dtype)
     if kind == "ones":
         return np.ones(n, dtype)
     if kind == "range":
         return np.arange(n).astype(dtype)
-    rng = np.random.default_rng(int(seed) if seed.isdigit() else 0)
+    rng = np.random.default_rng(seed)
     if dtype.kind == "f":
         return rng.random(n).astype(dtype)
     return rng.integers(0, 100, n).astype(dtype)
@@ -128,6 +156,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     options = parser.parse_intermixed_args(argv)
     try:
+        if options.out and not os.path.isdir(os.path.dirname(options.out) or "."):
+            # found before the run, which may take long, rather than after it
+            raise ArgumentError(
+                f"cannot write {options.out}: No such file or directory"
+            )
         program = mux.load(
             options.file,
             fast=options.fast,
@@ -154,9 +187,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             threads=options.threads,
         )
     except (ArgumentError, mux.LaunchError, mux.CompileError, KeyError, OSError) as e:
-        print(
-            f"mux-run: {e.args[0] if isinstance(e, KeyError) else e}", file=sys.stderr
-        )
+        if isinstance(e, OSError):
+            message = file_error("read", e)
+        else:
+            message = e.args[0] if isinstance(e, KeyError) else str(e)
+        print(f"mux-run: {message}", file=sys.stderr)
         return 1
     buffers = {
         p.name: v
@@ -164,7 +199,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(v, np.ndarray)
     }
     if options.out:
-        np.savez(options.out, **buffers)
+        try:
+            np.savez(options.out, **buffers)
+        except OSError as error:
+            print(f"mux-run: {file_error('write', error)}", file=sys.stderr)
+            return 1
         return 0
     with np.printoptions(threshold=sys.maxsize, linewidth=sys.maxsize):
         for name, value in buffers.items():

@@ -23,9 +23,10 @@ the run goes on. The results are checked once more after the timed runs.
 
 Compile latency, on a small launch with the benchmark's local size (so that the same
 specialised variant is compiled): mux "cold" is source text to first result with the
-compile caches cleared (`mux.compiler._CACHE` and `_PARSED`, `mux.backend.jit`, and
-the disk cache, which is a directory of this run's own) in this already warm process
-(parse, then compile, then launch), "cached" is a new `mux.load` of the same source
+compile caches cleared (`mux.compiler._CACHE`, `_PARSED`, `_LOWERED` and `_CHECKED`,
+`mux.backend.jit`, and the disk cache, which is a directory of this run's own) in
+this already warm process (parse and `mux.compile`'s check, then compile, then
+launch), "cached" is a new `mux.load` of the same source
 and its first launch with the caches warm, "disk" the same with only the disk cache
 warm (what a new process sees), "relaunch" a second launch of the same kernel;
 PoCL's is its program build plus its first launch (the work-group function is
@@ -739,6 +740,8 @@ def mux_latency(problem: Problem, reps: int, threads: int) -> dict[str, Any]:
     def forget_in_memory() -> None:
         mux.compiler._CACHE.clear()
         mux.compiler._PARSED.clear()
+        mux.compiler._LOWERED.clear()
+        mux.compiler._CHECKED.clear()
         jit.clear_cache()
 
     for _ in range(reps):

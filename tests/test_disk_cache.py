@@ -1,6 +1,7 @@
 """The disk cache of compiled kernels (mux/disk_cache.py): a later process loads a
 kernel instead of compiling it; a damaged entry is never loaded; options and local
-sizes have entries of their own; MUX_CACHE_DIR="" turns it off.
+sizes have entries of their own; MUX_CACHE_DIR="" turns it off; `mux.compile`'s
+check of a kernel (the host pipeline run unspecialised) is marked done there.
 
 Each scenario runs in fresh Python processes (the in-memory caches of this one would
 hide the disk)."""
@@ -15,8 +16,10 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
-# Runs vadd on 1000 floats and prints whether the result is right and whether the
-# host pipeline ran (it is wrapped to count its runs).
+# Runs vadd on 1000 floats and prints whether the result is right, how many times
+# the host pipeline compiled it for the launch's local size and how many times
+# `mux.compile` checked it (the pipeline run unspecialised): the pipeline is wrapped
+# to count its runs.
 SCRIPT = """
 import sys
 import numpy as np
@@ -36,11 +39,12 @@ a = np.arange(1000, dtype=np.float32)
 b = np.full(1000, 0.5, dtype=np.float32)
 c = np.zeros(1000, dtype=np.float32)
 kernel(a, b, c, global_size=1000, local_size=local)
-print("right" if np.array_equal(c, a + b) else "wrong", len(runs))
+checks = runs.count(())
+print("right" if np.array_equal(c, a + b) else "wrong", len(runs) - checks, checks)
 """
 
 
-def run(cache: str, local: int = 100, **variables: str) -> tuple[str, int]:
+def run(cache: str, local: int = 100, **variables: str) -> tuple[str, int, int]:
     environment = {**os.environ, "MUX_CACHE_DIR": cache, **variables}
     completed = subprocess.run(
         [sys.executable, "-c", SCRIPT, str(local)],
@@ -51,8 +55,8 @@ def run(cache: str, local: int = 100, **variables: str) -> tuple[str, int]:
         check=False,
     )
     assert completed.returncode == 0, completed.stderr[-3000:]
-    result, runs = completed.stdout.split()
-    return result, int(runs)
+    result, compiles, checks = completed.stdout.split()
+    return result, int(compiles), int(checks)
 
 
 def entries(directory: Path) -> list[Path]:
@@ -65,21 +69,21 @@ def cache(tmp_path: Path) -> Path:
 
 
 def test_a_later_process_loads_instead_of_compiling(cache: Path):
-    assert run(str(cache)) == ("right", 1)
+    assert run(str(cache)) == ("right", 1, 1)
     assert len(entries(cache)) == 1
-    assert run(str(cache)) == ("right", 0)  # loaded: the pipeline did not run
+    assert run(str(cache)) == ("right", 0, 0)  # loaded, checked: no pipeline run
 
 
 def test_each_local_size_has_its_own_entry(cache: Path):
-    assert run(str(cache), local=100) == ("right", 1)
-    assert run(str(cache), local=50) == ("right", 1)
+    assert run(str(cache), local=100) == ("right", 1, 1)
+    assert run(str(cache), local=50) == ("right", 1, 0)  # checked already
     assert len(entries(cache)) == 2
-    assert run(str(cache), local=50) == ("right", 0)
+    assert run(str(cache), local=50) == ("right", 0, 0)
 
 
 @pytest.mark.parametrize("damage", ["object", "ir", "record", "missing"])
 def test_a_damaged_entry_is_compiled_again(cache: Path, damage: str):
-    assert run(str(cache)) == ("right", 1)
+    assert run(str(cache)) == ("right", 1, 1)
     (record,) = entries(cache)
     stem = record.with_suffix("")
     if damage == "object":
@@ -93,15 +97,15 @@ def test_a_damaged_entry_is_compiled_again(cache: Path, damage: str):
         record.write_text("{not json")
     else:
         stem.with_suffix(".o").unlink()
-    assert run(str(cache)) == ("right", 1)  # compiled again, not loaded
+    assert run(str(cache)) == ("right", 1, 0)  # compiled again, not loaded
     assert json.loads(record.read_text())["hook"]  # and the entry rewritten
-    assert run(str(cache)) == ("right", 0)
+    assert run(str(cache)) == ("right", 0, 0)
 
 
 def test_an_empty_setting_turns_the_cache_off(tmp_path: Path):
     home = {"XDG_CACHE_HOME": str(tmp_path), "HOME": str(tmp_path)}
-    assert run("", **home) == ("right", 1)
-    assert run("", **home) == ("right", 1)
+    assert run("", **home) == ("right", 1, 1)
+    assert run("", **home) == ("right", 1, 1)
     assert list(tmp_path.iterdir()) == []  # not in the default place either
 
 
@@ -126,4 +130,4 @@ def test_the_default_place(tmp_path: Path):
 def test_an_unwritable_directory_is_no_error(tmp_path: Path):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
-    assert run(str(blocker / "cache")) == ("right", 1)
+    assert run(str(blocker / "cache")) == ("right", 1, 1)

@@ -305,9 +305,6 @@ func.func @shifted(%x: memref<8xi32, 1>) attributes {mux.kernel = "entry-point"}
 
 def test_a_module_that_does_not_lower_raises_compile_error():
     # a memref with a strided layout has no bare-pointer form: convert-to-llvm
-    # refuses it
-    kernel = mux.compile(SUBVIEW).kernel("shifted")
-    x = np.ones(8, np.int32)
+    # refuses it, and mux.compile finds it (it lowers every kernel, unspecialised)
     with pytest.raises(mux.CompileError, match="only the identity layout"):
-        kernel(x, global_size=8, local_size=8)
-    np.testing.assert_array_equal(x, np.ones(8))
+        mux.compile(SUBVIEW)

@@ -137,7 +137,9 @@ def _report(error: ConversionError, originals: dict[Operation, Operation]) -> No
     op = originals.get(op, op)
     diagnostic = Diagnostic()
     diagnostic.add_message(op, str(error))
-    diagnostic.raise_exception(op, PassFailedException(f"convert-to-llvm: {error}"))
+    failure = PassFailedException(f"convert-to-llvm: {error}")
+    failure.op = op  # type: ignore[attr-defined]  # where mux.diagnostics shows it
+    diagnostic.raise_exception(op, failure)
 
 
 @dataclass(frozen=True)
