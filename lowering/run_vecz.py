@@ -665,6 +665,13 @@ class _Vectoriser:
             for j in range(self.rows)
             for i in range(self.width)
         ]
+        element = vtype.get_element_type()
+        if isinstance(element, IntegerType):
+            # The lanes' arithmetic wraps, as the scalar `arith` ops it stands for
+            # do: a stride near the type's limit gives the two's complement values.
+            width = element.width.data
+            half = 1 << (width - 1)
+            values = [(v + half) % (1 << width) - half for v in values]
         attr = DenseIntOrFPElementsAttr.from_list(vtype, values)
         return b.insert(arith.ConstantOp(attr, vtype)).result
 

@@ -27,6 +27,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from dialects import attributes as mux_attrs
 from lowering.compute_local_memory_usage import local_memory_usage
+from lowering.utils import PassError
 from lowering.verify_reqd_sub_group_legal import DEVICE_SUB_GROUP_SIZES
 from mux.access_bounds import KernelBounds
 from mux.compiler import (
@@ -143,6 +144,13 @@ class Program:
         """The sub-group size of kernels that do not require one."""
         self._kernels: dict[str, Kernel] = {}
         for kernel in self.kernels:  # what does not depend on a launch, found now
+            function = self.function(kernel)
+            if function.is_declaration:
+                error = PassError(
+                    f"kernel '{kernel}' has no body: a declaration cannot be launched",
+                    function,
+                )
+                raise CompileError(describe(error, self._source)) from error
             check_kernel(
                 self.module,
                 self._hash,
@@ -153,6 +161,18 @@ class Program:
                 vecz_width=vecz_width,
                 source=self._source,
             )
+
+    def function(self, name: str) -> func.FuncOp:
+        """The `func.func` of kernel `name` (KernelNotFound if there is none)."""
+        for op in self.module.ops:
+            if (
+                isinstance(op, func.FuncOp)
+                and op.sym_name.data == name
+                and mux_attrs.is_kernel(op)
+            ):
+                return op
+        names = ", ".join(self.kernels) or "none"
+        raise KernelNotFound(f"no kernel '{name}' (kernels: {names})")
 
     @property
     def kernels(self) -> list[str]:
@@ -166,10 +186,8 @@ class Program:
     def kernel(self, name: str) -> Kernel:
         """The kernel `name`. KernelNotFound (a KeyError) if the module has no
         such kernel, its message listing the kernels; CompileError if the kernel
-        cannot be launched (a declaration without a body)."""
-        if name not in self.kernels:
-            names = ", ".join(self.kernels) or "none"
-            raise KernelNotFound(f"no kernel '{name}' (kernels: {names})")
+        cannot be launched."""
+        self.function(name)
         if name not in self._kernels:
             self._kernels[name] = Kernel(self, name)
         return self._kernels[name]
@@ -194,11 +212,7 @@ class Kernel:
     def __init__(self, program: Program, name: str):
         self.program = program
         self.name = name
-        self.function = next(
-            op
-            for op in program.module.ops
-            if isinstance(op, func.FuncOp) and op.sym_name.data == name
-        )
+        self.function = program.function(name)
         self.params = kernel_params(self.function)
         self._struct = packed_struct(self.params)
         self._bounds = KernelBounds(self.function, self.params)

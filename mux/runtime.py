@@ -42,7 +42,7 @@ from dialects.mux import (
     address_space_of,
 )
 from dialects.scheduling import WORK_GROUP_INFO, FieldKind
-from mux.errors import CompileError, LaunchError
+from mux.errors import LaunchError
 
 # The device's limits: every launch check reads them from here.
 
@@ -313,10 +313,6 @@ def kernel_params(fn: func.FuncOp) -> list[Param]:
     """The parameters of kernel `fn`, as the runtime checks and packs them. The
     buffer of module-scope local variables (`mux.local_vars_param`) is not one: the
     kernel wrapper allocates it."""
-    if fn.is_declaration:
-        raise CompileError(
-            f"kernel '{fn.sym_name.data}' has no body: a declaration cannot be launched"
-        )
     params = []
     local_vars = mux_attrs.LOCAL_VARS_PARAM.get(fn)
     hidden = -1 if local_vars is None else local_vars.index
