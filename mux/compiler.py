@@ -20,18 +20,17 @@ from functools import cache
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects, llvm
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from dialects import ALL_DIALECTS
 from dialects import attributes as mux_attrs
-from dialects.attributes import verify_mux_attributes
 from lowering.pipelines import HostPipeline
 from lowering.work_item_loops import REGION_SUFFIX
 from mux import disk_cache
 from mux.backend.jit import JITModule, compile_ir, load_compiled
 from mux.backend.llvm_ir import translate
 from mux.errors import CompileError
+from mux.source import parse_module, verify_module
 
 HOOK_ARGUMENTS = [ctypes.c_void_p, ctypes.c_void_p] + [ctypes.c_int64] * 6
 """The entry hook's C signature (lowering/add_entry_hook.py): packed arguments,
@@ -95,9 +94,8 @@ def parse_cached(source: str, name: str = "<source>") -> ModuleOp:
 
 def _parse(source: str, name: str) -> ModuleOp:
     try:
-        module = Parser(context(), source, name).parse_module()
-        module.verify()
-        verify_mux_attributes(module)
+        module = parse_module(context(), source, name)
+        verify_module(module)
     except (ParseError, DiagnosticException) as error:
         raise CompileError(_diagnostic(error)) from error
     return module

@@ -17,9 +17,9 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from dialects import ALL_DIALECTS
-from dialects.attributes import verify_mux_attributes
 from lowering import ALL_PASSES
 from mux.backend import ALL_TARGETS
+from mux.source import parse_module, verify_module
 
 
 class MuxOptMain(xDSLOptMain):
@@ -43,13 +43,22 @@ class MuxOptMain(xDSLOptMain):
         for name, factory in ALL_PASSES.items():
             self.register_pass(name, factory)
 
+    def register_all_frontends(self):
+        super().register_all_frontends()
+
+        def parse_mlir(chunk: IO[bytes]) -> ModuleOp:
+            text = chunk.read()
+            implicit = not self.args.no_implicit_module
+            return parse_module(self.ctx, text, self.get_input_name(), implicit)
+
+        self.available_frontends["mlir"] = parse_mlir
+
     def parse_chunk(
         self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
     ) -> ModuleOp | None:
         module = super().parse_chunk(chunk, file_extension, start_offset)
         if module is not None and not self.args.disable_verify:
-            module.verify()
-            verify_mux_attributes(module)
+            verify_module(module)
         return module
 
 
