@@ -203,15 +203,29 @@ def source_span(op: Operation) -> Span | None:
     return _SPANS.get(op)
 
 
-def error_at(op: Operation, message: str) -> Exception:
-    """A diagnostic about `op`: at its source location when `parse_module` read
-    it, else with the op shown in its module."""
+class SourceVerifyException(VerifyException):
+    """A verification error about an op read from source, shown at its location
+    (file:line:col, the line, a caret) rather than with the whole module."""
+
+    def __init__(self, span: Span, message: str):
+        super().__init__(message)
+        self.span = span
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.span.print_with_context(self.message)
+
+
+def error_at(op: Operation, message: str) -> VerifyException:
+    """A verification error about `op`, named in the message: at its source
+    location when `parse_module` read it, else with the op shown in its module."""
+    message = f"{op.name}: {message}"
     span = _SPANS.get(op)
     if span is not None:
-        return ParseError(span, f"{op.name}: {message}")
+        return SourceVerifyException(span, message)
     try:
         op.emit_error(message, VerifyException(message))
-    except DiagnosticException as error:
+    except VerifyException as error:
         return error
     return VerifyException(message)  # pragma: no cover (emit_error always raises)
 
