@@ -299,3 +299,15 @@ func.func @layout() attributes {mux.kernel = "entry-point"} {
   "memref.global"() <{sym_name = "pos", type = memref<2xvector<3xf32>, 3>, initial_value, sym_visibility = "private"}> : () -> ()
   func.return
 }
+
+// -----
+
+// An atomic function declared on a pointer without an address space (AttributeError
+// in replace-atomic-funcs, reading the number of a NoneAttr).
+// CHECK: replace-atomic-funcs: @_Z9atomic_orPU3AS1Vjj is uint atomic_or(volatile __global uint *, uint): its declaration must be (!llvm.ptr<1> or memref<...xi32, 1>, i32) -> i32, got (!llvm.ptr, i32) -> i32
+func.func private @_Z9atomic_orPU3AS1Vjj(!llvm.ptr, i32) -> i32
+func.func @k(%v: i32) attributes {mux.kernel = "entry-point"} {
+  %p = llvm.mlir.zero : !llvm.ptr
+  %r = func.call @_Z9atomic_orPU3AS1Vjj(%p, %v) : (!llvm.ptr, i32) -> i32
+  func.return
+}
