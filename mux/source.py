@@ -22,7 +22,7 @@ from typing import Any
 import xdsl
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.irdl import IRDLOperation, OptionalDef
 from xdsl.parser import Parser
@@ -391,7 +391,9 @@ def _verify_more(module: ModuleOp) -> None:
       printer asserts it is one of them);
     * an op at the top level of the module that is not a symbol (a function or a
       global): nothing runs it, and the passes look for every op in a function.
-      A nested `builtin.module` is not compiled either: one module is one program.
+      A nested `builtin.module` is not compiled either: one module is one program;
+    * a symbol named `@""`: the LLVM IR of two such functions has two unnamed
+      functions of one name (llvmlite's DuplicatedNameError).
     """
     for op in module.ops:
         if isinstance(op, ModuleOp) or not op.has_trait(SymbolOpInterface):
@@ -400,6 +402,9 @@ def _verify_more(module: ModuleOp) -> None:
                 "at the top level of a module, only functions and globals "
                 "(symbols) may be",
             )
+        name = op.properties.get("sym_name") or op.attributes.get("sym_name")
+        if isinstance(name, StringAttr) and not name.data:
+            raise error_at(op, "a symbol's name is not empty")
     for op in module.walk():
         if isinstance(op, llvm.FuncOp):
             for name in ("visibility_", "unnamed_addr"):

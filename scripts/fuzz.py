@@ -458,14 +458,14 @@ def crash_site(error: BaseException) -> str:
     """file:line of the innermost frame in dialects/, lowering/, mux/ or xDSL."""
     import xdsl
 
-    xdsl_root = str(Path(xdsl.__file__).resolve().parent.parent) + os.sep
+    xdsl_dir = Path(xdsl.__file__).resolve().parent
     where = "?"
     for frame in traceback.extract_tb(error.__traceback__):
-        filename = str(Path(frame.filename).resolve())
-        if filename.startswith(OUR_PACKAGES):
-            where = f"{Path(filename).relative_to(REPO)}:{frame.lineno}"
-        elif filename.startswith(xdsl_root):
-            where = f"{Path(filename).relative_to(xdsl_root)}:{frame.lineno}"
+        path = Path(frame.filename).resolve()
+        if str(path).startswith(OUR_PACKAGES):
+            where = f"{path.relative_to(REPO)}:{frame.lineno}"
+        elif path.is_relative_to(xdsl_dir):
+            where = f"{path.relative_to(xdsl_dir.parent)}:{frame.lineno}"
     return f"{where} {type(error).__name__}"
 
 

@@ -311,3 +311,15 @@ func.func @k(%v: i32) attributes {mux.kernel = "entry-point"} {
   %r = func.call @_Z9atomic_orPU3AS1Vjj(%p, %v) : (!llvm.ptr, i32) -> i32
   func.return
 }
+
+// -----
+
+// Two kernels, one named "" (DuplicatedNameError in llvmlite: two unnamed functions
+// of one name).
+// CHECK: func.func: a symbol's name is not empty
+func.func @a() attributes {mux.kernel = "entry-point"} {
+  func.return
+}
+func.func @""() attributes {mux.kernel = "entry-point"} {
+  func.return
+}
