@@ -27,7 +27,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.irdl import IRDLOperation, OptionalDef
 from xdsl.parser import Parser
 from xdsl.traits import SymbolOpInterface, SymbolTable
-from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
@@ -175,12 +175,9 @@ def parse_module(
     """The module of `source`, its structure checked (`check_structure`) but not
     verified; ParseError (or VerifyException) otherwise."""
     if isinstance(source, bytes):
-        try:
-            source = source.decode()
-        except UnicodeDecodeError as error:
-            raise DiagnosticException(
-                f"{name}: not UTF-8 text (byte {error.start}: {error.reason})"
-            ) from error
+        # As xDSL's own frontend reads a file: a byte that is not UTF-8 becomes
+        # U+FFFD, which the lexer reports at its place.
+        source = source.decode(errors="replace")
     parser = _SourceParser(ctx, source, name)
     try:
         module = parser.parse_module(implicit_module)
