@@ -70,6 +70,7 @@ from dialects.llvmx import (
     AtomicOrdering,
     AtomicOrderingAttr,
 )
+from dialects.mux import address_space_of
 
 # --------------------------------------------------------------------------------------
 # Verifier rules. A verifier message is "<rule>: <what was found>".
@@ -161,7 +162,7 @@ def _check_address(
         assert isinstance(type_, LLVMPointerType)
         if indices:
             raise VerifyException(f"{RULE_ADDRESS}, got {count} for {type_}")
-        space_number = type_.addr_space.data if type_.addr_space else 0
+        space_number = address_space_of(type_)
     if writes and space_number == ADDRESS_SPACE_CONSTANT:
         raise VerifyException(f"{RULE_NOT_CONSTANT}, got {type_}")
     if bit_width(value_type) not in (8, 16, 32, 64):

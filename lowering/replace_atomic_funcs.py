@@ -92,6 +92,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import atomic
 from dialects.llvmx import AtomicBinOp, AtomicOrdering
+from dialects.mux import address_space_of
 from lowering.to_llvm.types import constant_int
 from lowering.utils import PassError, callers_of, functions
 
@@ -279,7 +280,7 @@ def _error(message: str) -> PassError:
 
 def _pointer_fits(type_: Attribute, function: AtomicFunction) -> bool:
     if isinstance(type_, LLVMPointerType):
-        return type_.addr_space.data == function.space
+        return address_space_of(type_) == function.space
     if isinstance(type_, MemRefType):
         space = type_.memory_space
         number = space.value.data if isinstance(space, IntegerAttr) else 0

@@ -27,7 +27,6 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from dialects import attributes as mux_attrs
 from lowering.compute_local_memory_usage import local_memory_usage
-from lowering.utils import PassError
 from lowering.verify_reqd_sub_group_legal import DEVICE_SUB_GROUP_SIZES
 from mux.access_bounds import KernelBounds
 from mux.compiler import (
@@ -144,13 +143,6 @@ class Program:
         """The sub-group size of kernels that do not require one."""
         self._kernels: dict[str, Kernel] = {}
         for kernel in self.kernels:  # what does not depend on a launch, found now
-            function = self.function(kernel)
-            if function.is_declaration:
-                error = PassError(
-                    f"kernel '{kernel}' has no body: a declaration cannot be launched",
-                    function,
-                )
-                raise CompileError(describe(error, self._source)) from error
             check_kernel(
                 self.module,
                 self._hash,

@@ -25,14 +25,14 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from dialects import ALL_DIALECTS
 from dialects import attributes as mux_attrs
-from dialects.attributes import verify_mux_attributes
 from lowering.pipelines import HostPipeline
 from lowering.work_item_loops import REGION_SUFFIX
 from mux import diagnostics, disk_cache
 from mux.backend.jit import JITModule, compile_ir, load_compiled
 from mux.backend.llvm_ir import translate
-from mux.diagnostics import LocatingParser, Source
+from mux.diagnostics import Source
 from mux.errors import CompileError
+from mux.source import parse_module, verify_module
 
 HOOK_ARGUMENTS = [ctypes.c_void_p, ctypes.c_void_p] + [ctypes.c_int64] * 6
 """The entry hook's C signature (lowering/add_entry_hook.py): packed arguments,
@@ -89,15 +89,10 @@ def parse_cached(source: str, name: str = "<source>") -> ModuleOp:
     return module
 
 
-def _verify(op: Operation) -> None:
-    op.verify()
-    verify_mux_attributes(op)
-
-
 def _parse(source: str, name: str) -> ModuleOp:
     try:
-        module = LocatingParser(context(), source, name).parse_module()
-        diagnostics.verify(module, _verify)
+        module = parse_module(context(), source, name)
+        verify_module(module)
     except (ParseError, DiagnosticException) as error:
         raise CompileError(diagnostics.describe(error, Source(name, source))) from error
     return module

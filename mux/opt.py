@@ -29,12 +29,12 @@ from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from dialects import ALL_DIALECTS
-from dialects.attributes import verify_mux_attributes
 from lowering import ALL_PASSES
 from lowering.utils import NameOption
 from mux.backend import ALL_TARGETS
-from mux.diagnostics import LocatingParser, Source, describe
+from mux.diagnostics import Source, describe
 from mux.errors import file_error
+from mux.source import parse_module, verify_module
 
 
 class UsageError(Exception):
@@ -151,8 +151,8 @@ class MuxOptMain(xDSLOptMain):
                 self.ctx.register_dialect(name, factory)
 
     def register_all_frontends(self):
-        """MLIR text parsed by `mux.diagnostics.LocatingParser`: every op knows its
-        place in the file, for diagnostics."""
+        """MLIR text read by `mux.source.parse_module`: bad input is a diagnostic,
+        and every op knows its place in the file, for diagnostics."""
         super().register_all_frontends()
         self.source: Source | None = None
         """The chunk parsed last, at its lines of the file."""
@@ -161,13 +161,14 @@ class MuxOptMain(xDSLOptMain):
             text = io.read().decode("utf-8", "replace")
             offset = self._chunk_offsets.get(id(io), 0)
             self.source = Source(self.get_input_name(), "\n" * offset + text)
-            return LocatingParser(
+            return parse_module(
                 self.ctx,
                 text,
                 self.get_input_name(),
+                not self.args.no_implicit_module,
                 line_offset=offset,
                 locate_verify_errors=not self.args.verify_diagnostics,
-            ).parse_module(not self.args.no_implicit_module)
+            )
 
         self.available_frontends["mlir"] = parse_mlir
 
@@ -210,8 +211,7 @@ class MuxOptMain(xDSLOptMain):
     ) -> ModuleOp | None:
         module = super().parse_chunk(chunk, file_extension, start_offset)
         if module is not None and not self.args.disable_verify:
-            module.verify()
-            verify_mux_attributes(module)
+            verify_module(module, locate=not self.args.verify_diagnostics)
         return module
 
 

@@ -43,8 +43,11 @@ from collections.abc import Sequence
 from xdsl.dialects import func, llvm, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AnyFloat,
     DenseIntOrFPElementsAttr,
+    IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     TensorType,
     UnitAttr,
@@ -275,6 +278,11 @@ class GlobalToLLVM(RewritePattern):
         if not type_.has_static_shape():
             raise ConversionError(
                 f"memref.global of {type_}: a global has a static shape"
+            )
+        if not isinstance(type_.element_type, IntegerType | IndexType | AnyFloat):
+            raise ConversionError(
+                f"memref.global of {type_}: a global's elements are integers or "
+                "floats (its initial value is packed as such)"
             )
         element = memory_type(convert_type(type_.element_type))
         if type_.get_shape():

@@ -85,3 +85,14 @@ func.func @load_store_fence(%g: memref<?xf64, 1>, %l: memref<16xi8, 3>, %k: memr
   atomic.fence seq_cst {tag}
   func.return
 }
+
+// -----
+
+// A pointer without an address space is in the private space 0 (its verifier read
+// the number of a NoneAttr: AttributeError).
+// CHECK-LABEL: func.func @private_pointer
+// CHECK-NEXT: %{{.*}} = atomic.rmw add monotonic %p, %v : !llvm.ptr, i32
+func.func @private_pointer(%p: !llvm.ptr, %v: i32) {
+  %r = atomic.rmw add monotonic %p, %v : !llvm.ptr, i32
+  func.return
+}

@@ -28,13 +28,13 @@
 // ERR: MemSemantics sets at most one ordering, got acquire, release
 // ERR-NOT: Traceback
 //
-// A verifier error shows the op in its module.
+// A verifier error is one diagnostic at the op, at its place in the file, with its
+// line of source (not the whole module).
 // RUN: not mux-opt %S/Inputs/invalid_verify.mlir 2> %t.verr
 // RUN: filecheck %s --check-prefix=VERR --input-file %t.verr
-// VERR: 'fadd' on i32
-// VERR: %r = "mux.sub_group_reduce"(%x)
-// VERR-NEXT: ^^^^
-// VERR-NEXT: | Operation does not verify: {{.*}}'fadd' on i32
+// VERR: invalid_verify.mlir:2:3: error: mux.sub_group_reduce: {{.*}}'fadd' on i32
+// VERR-NEXT: %r = mux.sub_group_reduce fadd %x : i32
+// VERR-NOT: func.func
 // VERR-NOT: Traceback
 
 func.func @k(%unused: index) -> index {
