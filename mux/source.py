@@ -14,7 +14,6 @@ import math
 import re
 import struct
 import traceback
-import weakref
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -85,7 +84,6 @@ class _SourceParser(LocatingParser):
         self.parsing.append(start)
         op = super().parse_operation()
         self.parsing.pop()
-        _SPANS[op] = start
         return op
 
     def _parse_dense_literal_type(self) -> Any:
@@ -204,40 +202,13 @@ def parse_module(
     return module
 
 
-_SPANS: weakref.WeakKeyDictionary[Operation, Span] = weakref.WeakKeyDictionary()
-"""Where each op parsed by `parse_module` starts in its source (not its clones)."""
-
-
-def source_span(op: Operation) -> Span | None:
-    """Where `op` starts in the source `parse_module` read it from, if it did."""
-    return _SPANS.get(op)
-
-
-class SourceVerifyException(VerifyException):
-    """A verification error about an op read from source, shown at its location
-    (file:line:col, the line, a caret) rather than with the whole module."""
-
-    def __init__(self, span: Span, message: str):
-        super().__init__(message)
-        self.span = span
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.span.print_with_context(self.message)
-
-
 def error_at(op: Operation, message: str) -> VerifyException:
-    """A verification error about `op`, named in the message: at its source
-    location when `parse_module` read it, else with the op shown in its module."""
-    message = f"{op.name}: {message}"
-    span = _SPANS.get(op)
-    if span is not None:
-        return SourceVerifyException(span, message)
-    try:
-        op.emit_error(message, VerifyException(message))
-    except VerifyException as error:
-        return error
-    return VerifyException(message)  # pragma: no cover (emit_error always raises)
+    """A verification error about `op`, named in the message, with `op` as its
+    `op`: the diagnostic (`mux.diagnostics.describe`) shows it at its place in the
+    source (its location, which `parse_module` gave it)."""
+    error = VerifyException(f"{op.name}: {message}")
+    error.op = op  # type: ignore[attr-defined]
+    return error
 
 
 def check_structure(module: ModuleOp) -> None:
