@@ -21,6 +21,7 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     I64,
     AnyFloat,
+    AnyFloatConstr,
     DenseArrayBase,
     IntegerAttr,
     IntegerType,
@@ -249,7 +250,7 @@ class FCmpOp(IRDLOperation):
 
     name = "llvmx.fcmp"
 
-    T: ClassVar = VarConstraint("T", VectorType.constr(BaseAttr(AnyFloat)))
+    T: ClassVar = VarConstraint("T", VectorType.constr(AnyFloatConstr))
 
     lhs = operand_def(T)
     rhs = operand_def(T)

@@ -167,9 +167,12 @@ def _source_line(source: Source | None, loc: FileLineColLoc) -> str | None:
 
 
 def _op_line(op: Operation) -> str:
-    """The first line of `op` printed (its regions' contents elided)."""
+    """The first line of `op` printed (its regions' contents elided). An op with
+    regions is printed in the generic form: a custom printer may expect the blocks
+    its regions no longer have (`builtin.module`'s reads its one block)."""
     text = StringIO()
-    Printer(stream=text).print_op(op.clone_without_regions())
+    printer = Printer(stream=text, print_generic_format=bool(op.regions))
+    printer.print_op(op.clone_without_regions())
     first = text.getvalue().splitlines()[0] if text.getvalue() else op.name
     return first if len(first) <= 200 else first[:197] + "..."
 

@@ -385,7 +385,9 @@ def _verify_more(module: ModuleOp) -> None:
       global): nothing runs it, and the passes look for every op in a function.
       A nested `builtin.module` is not compiled either: one module is one program;
     * a symbol named `@""`: the LLVM IR of two such functions has two unnamed
-      functions of one name (llvmlite's DuplicatedNameError).
+      functions of one name (llvmlite's DuplicatedNameError);
+    * an `llvm.mlir.global` whose initializer region returns a value of another
+      type than the global's (LLVM refuses the initializer).
     """
     for op in module.ops:
         if isinstance(op, ModuleOp) or not op.has_trait(SymbolOpInterface):
@@ -405,6 +407,8 @@ def _verify_more(module: ModuleOp) -> None:
                     raise error_at(op, f"{name} {value.value.data} is not 0, 1 or 2")
         if isinstance(op, scf.IfOp):
             _check_if_yields(op)
+        if isinstance(op, llvm.GlobalOp):
+            _check_global_initializer(op)
         count = _PREDICATES.get(type(op))
         if count is not None:
             predicate = op.predicate.value.data  # pyright: ignore
@@ -414,6 +418,18 @@ def _verify_more(module: ModuleOp) -> None:
 
 def _types(values: Iterable[SSAValue]) -> str:
     return "(" + ", ".join(str(value.type) for value in values) + ")"
+
+
+def _check_global_initializer(op: llvm.GlobalOp) -> None:
+    for block in op.body.blocks:
+        last = block.last_op
+        if isinstance(last, llvm.ReturnOp):
+            returned = _types(last.operands)
+            if returned != _types([]) and returned != f"({op.global_type})":
+                raise error_at(
+                    op,
+                    f"its initializer returns {returned}, not ({op.global_type})",
+                )
 
 
 def _check_if_yields(op: scf.IfOp) -> None:

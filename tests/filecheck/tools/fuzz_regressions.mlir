@@ -323,3 +323,35 @@ func.func @a() attributes {mux.kernel = "entry-point"} {
 func.func @""() attributes {mux.kernel = "entry-point"} {
   func.return
 }
+
+// -----
+
+// A symbol defined twice: the diagnostic printed the module's first line with its
+// custom printer, which reads the module's one block (ValueError).
+// CHECK: Redefinition of symbol "twice"
+func.func private @twice(!llvm.ptr<1>)
+func.func private @twice(!llvm.ptr<1>)
+
+// -----
+
+// llvmx.fcmp on a vector of integers: its operand constraint named xDSL's AnyFloat
+// union, whose error message xDSL could not format (AttributeError).
+// CHECK: Unexpected attribute i32
+func.func @k(%a: vector<4xf32>) -> vector<2xi1> {
+  %r = llvmx.fcmp "olt" %a, %a : vector<4xi32> to vector<2xi1>
+  func.return %r : vector<2xi1>
+}
+
+// -----
+
+// An llvm.mlir.global whose initializer returns another type than the global's
+// (llvmlite's TypeError in the backend).
+// CHECK: llvm.mlir.global: its initializer returns (!llvm.array<16 x f32>), not (!llvm.array<127 x f32>)
+llvm.mlir.global internal @tile() {addr_space = 3 : i32} : !llvm.array<127 x f32> {
+  %0 = llvm.mlir.undef : !llvm.array<16 x f32>
+  llvm.return %0 : !llvm.array<16 x f32>
+}
+func.func @k() attributes {mux.kernel = "entry-point"} {
+  %tile = llvm.mlir.addressof @tile : !llvm.ptr<3>
+  func.return
+}
