@@ -20,7 +20,7 @@ from typing import Any
 
 import xdsl
 from xdsl.context import Context
-from xdsl.dialects import arith, func, llvm, scf
+from xdsl.dialects import arith, func, llvm, memref, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.irdl import IRDLOperation, OptionalDef
@@ -387,7 +387,9 @@ def _verify_more(module: ModuleOp) -> None:
     * a symbol named `@""`: the LLVM IR of two such functions has two unnamed
       functions of one name (llvmlite's DuplicatedNameError);
     * an `llvm.mlir.global` whose initializer region returns a value of another
-      type than the global's (LLVM refuses the initializer).
+      type than the global's (LLVM refuses the initializer);
+    * a function or a global anywhere but at the top level of the module (inside a
+      function's body): the symbol tables the passes use hold only the module's.
     """
     for op in module.ops:
         if isinstance(op, ModuleOp) or not op.has_trait(SymbolOpInterface):
@@ -409,6 +411,12 @@ def _verify_more(module: ModuleOp) -> None:
             _check_if_yields(op)
         if isinstance(op, llvm.GlobalOp):
             _check_global_initializer(op)
+        parent = op.parent_op()
+        if isinstance(op, _TOP_LEVEL_ONLY) and not isinstance(parent, ModuleOp):
+            where = parent.name if parent is not None else "nothing"
+            raise error_at(
+                op, f"is defined at the top level of a module, not inside {where}"
+            )
         count = _PREDICATES.get(type(op))
         if count is not None:
             predicate = op.predicate.value.data  # pyright: ignore
@@ -418,6 +426,10 @@ def _verify_more(module: ModuleOp) -> None:
 
 def _types(values: Iterable[SSAValue]) -> str:
     return "(" + ", ".join(str(value.type) for value in values) + ")"
+
+
+_TOP_LEVEL_ONLY = (func.FuncOp, llvm.FuncOp, memref.GlobalOp, llvm.GlobalOp)
+"""The ops that define a module's functions and globals."""
 
 
 def _check_global_initializer(op: llvm.GlobalOp) -> None:

@@ -94,3 +94,8 @@ func.func @cast_left(%address: i64) -> f32 {
   func.return %x : f32
 }
 // CHECK: convert-to-llvm: a cast from i64 to memref<4xf32> is left: the types do not match once converted
+
+// -----
+
+"memref.global"() <{sym_name = "pos", type = memref<2xvector<3xf32>, 3>, initial_value, sym_visibility = "private"}> : () -> ()
+// CHECK: convert-to-llvm: memref.global of memref<2xvector<3xf32>, 3 : i64>: a global's elements are integers or floats (its initial value is packed as such)

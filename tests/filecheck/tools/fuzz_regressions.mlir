@@ -292,8 +292,9 @@ func.func @k(%e: !mux.dma_event<3>) attributes {mux.kernel = "entry-point"} {
 
 // -----
 
-// A global of vectors (AttributeError in convert-to-llvm, packing its initial value).
-// CHECK: memref.global of memref<2xvector<3xf32>, 3 : i64>: a global's elements are integers or floats
+// A global of vectors inside a function's body (AttributeError in convert-to-llvm,
+// packing its initial value): a global is defined at the top level of a module.
+// CHECK: memref.global: is defined at the top level of a module, not inside func.func
 func.func @layout() attributes {mux.kernel = "entry-point"} {
   %c0 = arith.constant 0 : index
   "memref.global"() <{sym_name = "pos", type = memref<2xvector<3xf32>, 3>, initial_value, sym_visibility = "private"}> : () -> ()
@@ -354,4 +355,17 @@ llvm.mlir.global internal @tile() {addr_space = 3 : i32} : !llvm.array<127 x f32
 func.func @k() attributes {mux.kernel = "entry-point"} {
   %tile = llvm.mlir.addressof @tile : !llvm.ptr<3>
   func.return
+}
+
+// -----
+
+// A function defined inside another function's body (KeyError in
+// replace-module-scope-vars, whose symbol table is the module's).
+// CHECK: func.func: is defined at the top level of a module, not inside func.func
+func.func @helper() -> i32 {
+  func.func @inner() attributes {mux.kernel = "entry-point"} {
+    func.return
+  }
+  %c = arith.constant 0 : i32
+  func.return %c : i32
 }
