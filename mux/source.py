@@ -58,6 +58,9 @@ _XDSL = Path(xdsl.__file__).resolve().parent
 _REPO = Path(__file__).resolve().parent.parent
 
 
+MAX_INTEGER_WIDTH = (1 << 24) - 1
+"""The widest integer type, MLIR's `IntegerType::kMaxWidth`."""
+
 MAX_DENSE_ELEMENTS = 1 << 24
 """The most elements a `dense<...>` literal may have."""
 
@@ -85,6 +88,23 @@ class _SourceParser(LocatingParser):
         op = super().parse_operation()
         self.parsing.pop()
         return op
+
+    def _parse_optional_integer_or_float_type(self) -> Any:
+        # xDSL builds any width an `iN` spells: `i324294967296` made it compute the
+        # range of a 324-billion-bit integer (MemoryError). MLIR's widths stop
+        # below 2^24.
+        token = self._current_token
+        match = re.fullmatch(r"[su]?i(\d+)", token.text)
+        if (
+            token.kind == MLIRTokenKind.BARE_IDENT
+            and match is not None
+            and int(match[1]) > MAX_INTEGER_WIDTH
+        ):
+            self.raise_error(
+                f"an integer type of {match[1]} bits (at most {MAX_INTEGER_WIDTH})",
+                token.span,
+            )
+        return super()._parse_optional_integer_or_float_type()
 
     def _parse_dense_literal_type(self) -> Any:
         # xDSL expands a splat (`dense<1.0> : vector<4294967296xf32>`) into a list

@@ -369,3 +369,11 @@ func.func @helper() -> i32 {
   %c = arith.constant 0 : i32
   func.return %c : i32
 }
+
+// -----
+
+// An integer type of 324294967296 bits (MemoryError: xDSL computed its range).
+// CHECK: an integer type of 324294967296 bits (at most 16777215)
+func.func @k() attributes {mux.reqd_work_group_size = [8 : i32, 1 : i32, 2147483648 : i324294967296} {
+  func.return
+}
