@@ -409,7 +409,9 @@ def _verify_more(module: ModuleOp) -> None:
     * an `llvm.mlir.global` whose initializer region returns a value of another
       type than the global's (LLVM refuses the initializer);
     * a function or a global anywhere but at the top level of the module (inside a
-      function's body): the symbol tables the passes use hold only the module's.
+      function's body): the symbol tables the passes use hold only the module's;
+    * an `llvm.load`/`llvm.store` ordering that is not an LLVM atomic ordering
+      (xDSL's printer looks it up in its table of keywords).
     """
     for op in module.ops:
         if isinstance(op, ModuleOp) or not op.has_trait(SymbolOpInterface):
@@ -431,6 +433,11 @@ def _verify_more(module: ModuleOp) -> None:
             _check_if_yields(op)
         if isinstance(op, llvm.GlobalOp):
             _check_global_initializer(op)
+        if isinstance(op, llvm.LoadOp | llvm.StoreOp):
+            ordering = op.ordering.value.data
+            if ordering != 0 and ordering not in llvm.ATOMIC_ORDERING_KEYWORDS:
+                message = f"ordering {ordering} is not an LLVM atomic ordering"
+                raise error_at(op, message)
         parent = op.parent_op()
         if isinstance(op, _TOP_LEVEL_ONLY) and not isinstance(parent, ModuleOp):
             where = parent.name if parent is not None else "nothing"

@@ -377,3 +377,15 @@ func.func @helper() -> i32 {
 func.func @k() attributes {mux.reqd_work_group_size = [8 : i32, 1 : i32, 2147483648 : i324294967296} {
   func.return
 }
+
+// -----
+
+// An llvm.load whose ordering is no LLVM atomic ordering (KeyError in xDSL's
+// printer).
+// CHECK: llvm.load: ordering 63 is not an LLVM atomic ordering
+llvm.mlir.global internal @s() {addr_space = 3 : i32} : i8
+func.func @k() attributes {mux.kernel = "entry-point"} {
+  %s = llvm.mlir.addressof @s : !llvm.ptr<3>
+  %byte = "llvm.load"(%s) <{ordering = 63 : i64}> : (!llvm.ptr<3>) -> i8
+  func.return
+}
