@@ -28,9 +28,18 @@ of the integer scalar arguments), two questions per buffer parameter:
    guards. A small relational fact keeps the usual "global id = group id *
    enqueued local size + local id" exact (`group * size + local` and `global -
    local` are recognised), which intervals alone would widen. Multi-dimensional
-   static memrefs are linearised in row-major order; a vector load or store
-   covers its lanes. A parameter used in any other way than as the memref of an
-   access (passed to a call, cast to a pointer for DMA, ...), an op with regions
+   static memrefs are linearised in row-major order, and each static dimension
+   is also checked on its own; a vector load or store covers its lanes. Besides
+   the buffer parameters, module-scope variables (`memref.get_global`) and
+   private arrays (`memref.alloca`) of static shape are checked. A DMA transfer
+   covers, on each side, the bytes its width, strides and counts give from its
+   pointer: a memref, or a buffer's bare pointer
+   (`builtin.unrealized_conversion_cast`) moved by `llvm.getelementptr`. One
+   value (a constant, or any value in a concrete run) is computed as the op
+   does, wrapping in its type; element indices are exact integers (one past 2^63
+   bytes is outside any array). A parameter used in any other way than as the
+   memref of an access, a DMA or a pointer cast (passed to a call, ...), an op
+   with regions
    the analysis does not know, or an index it cannot bound (loaded from memory, a
    loop-carried value that does not settle) make the answer "unknown".
 2. **Must** (`KernelBounds.witness`), asked only when the may-range does not fit
