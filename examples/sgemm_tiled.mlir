@@ -31,7 +31,8 @@
 // Local sizes smaller than 16 x 16 work too (at most 16 in each dimension).
 //
 // Preconditions: a, b and c have n * n elements at least (n read as unsigned);
-// local_size(0) and local_size(1) are 16 at most (the tiles are 16 x 16).
+// local_size(0) and local_size(1) are 16 at most (the tiles are 16 x 16), or
+// global_size is in that dimension (a work-group is never larger than the range).
 "memref.global"() <{sym_name = "tile_a", type = memref<16x16xf32, 3>, initial_value,
                     sym_visibility = "private"}> : () -> ()
 "memref.global"() <{sym_name = "tile_b", type = memref<16x16xf32, 3>, initial_value,

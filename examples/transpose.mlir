@@ -29,7 +29,8 @@
 // that block, row l / size_y, column l % size_y. In a full 16 x 16 group, work-item
 // (lx, ly) writes row ly, column lx of the block.
 //
-// Preconditions: local_size(0) and local_size(1) are 16 at most (the tile); with
+// Preconditions: local_size(0) and local_size(1) are 16 at most (the tile), or
+// global_size is in that dimension (a work-group is never larger than the range); with
 // e = global_offset + global_size in each dimension, input has (e(1) - 1) * width +
 // e(0) elements at least and output (e(0) - 1) * height + e(1) (width and height read
 // as unsigned).

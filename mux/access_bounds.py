@@ -28,9 +28,18 @@ of the integer scalar arguments), two questions per buffer parameter:
    guards. A small relational fact keeps the usual "global id = group id *
    enqueued local size + local id" exact (`group * size + local` and `global -
    local` are recognised), which intervals alone would widen. Multi-dimensional
-   static memrefs are linearised in row-major order; a vector load or store
-   covers its lanes. A parameter used in any other way than as the memref of an
-   access (passed to a call, cast to a pointer for DMA, ...), an op with regions
+   static memrefs are linearised in row-major order, and each static dimension
+   is also checked on its own; a vector load or store covers its lanes. Besides
+   the buffer parameters, module-scope variables (`memref.get_global`) and
+   private arrays (`memref.alloca`) of static shape are checked. A DMA transfer
+   covers, on each side, the bytes its width, strides and counts give from its
+   pointer: a memref, or a buffer's bare pointer
+   (`builtin.unrealized_conversion_cast`) moved by `llvm.getelementptr`. One
+   value (a constant, or any value in a concrete run) is computed as the op
+   does, wrapping in its type; element indices are exact integers (one past 2^63
+   bytes is outside any array). A parameter used in any other way than as the
+   memref of an access, a DMA or a pointer cast (passed to a call, ...), an op
+   with regions
    the analysis does not know, or an index it cannot bound (loaded from memory, a
    loop-carried value that does not settle) make the answer "unknown".
 2. **Must** (`KernelBounds.witness`), asked only when the may-range does not fit
@@ -71,9 +80,11 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     VectorType,
 )
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.dialects.llvm import GEP_USE_SSA_VAL
+from xdsl.ir import Block, Operation, Region, SSAValue
 
 from dialects import attributes as mux_attrs
+from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
 from mux.errors import LaunchError
 from mux.runtime import LocalBuffer, Param
 
@@ -297,18 +308,37 @@ def _lanes(op: Operation) -> int:
     return math.prod(type_.get_shape())
 
 
-@dataclass
+@dataclass(eq=False)
 class _Buffer:
-    """A buffer parameter: its position among the runtime's parameters, its
-    argument, strides (in elements) of its dimensions, and whether the analysis
-    sees all its accesses."""
+    """Memory the analysis checks: a buffer parameter (its position among the
+    runtime's parameters, `param`), or a variable of static shape (`fixed`
+    elements): a module-scope `memref.global` the kernel gets with
+    `memref.get_global`, or a private array (`memref.alloca`). `values` are the
+    memrefs that name it, `dims` the static size of each dimension (None: dynamic),
+    `strides` (in elements) its row-major linearisation; `escapes` if the analysis
+    does not see all its accesses."""
 
-    position: int
-    param: Param
-    arg: BlockArgument
+    index: int
+    """Its number in `KernelBounds.buffers`: keys are (index, None) for its
+    elements, (index, d) for the indices of its static dimension d."""
+    label: str
+    type: MemRefType
     strides: tuple[int, ...] | None
     itemsize: int
-    escapes: bool
+    escapes: bool = False
+    position: int = -1
+    param: Param | None = None
+    fixed: int | None = None
+    values: list[SSAValue] = field(default_factory=list)
+
+    @property
+    def dims(self) -> tuple[int | None, ...]:
+        return tuple(None if d == DYNAMIC_INDEX else d for d in self.type.get_shape())
+
+
+Key = tuple[int, int | None]
+"""What is checked: (buffer index, None) for a buffer's elements (linearised),
+(buffer index, d) for the indices of its static dimension d."""
 
 
 def _strides(type_: MemRefType) -> tuple[int, ...] | None:
@@ -342,9 +372,9 @@ class _Interp:
         self.launch = launch
         self.item = item
         self.steps = steps
-        self.accessed: dict[int, Itv] = {}
-        """Per buffer (position among the runtime's parameters), the join of the
-        indices accessed."""
+        self.accessed: dict[Key, Itv] = {}
+        """Per key (a buffer's elements, or one of its static dimensions), the
+        join of the indices accessed."""
         self.conds: dict[SSAValue, tuple] = {}
         """What an i1 value means: ("cmp", pred, a, b), ("and", x, y), ("or", x, y)
         or ("not", x)."""
@@ -359,13 +389,13 @@ class _Interp:
 
     # -- values ------------------------------------------------------------------
 
-    def record(self, buffer: int, itv: Itv) -> None:
+    def record(self, key: Key, itv: Itv) -> None:
         if self.item is not None and (itv is None):
             return  # a concrete run only records indices it knows
-        if buffer in self.accessed:
-            self.accessed[buffer] = _join(self.accessed[buffer], itv)
+        if key in self.accessed:
+            self.accessed[key] = _join(self.accessed[key], itv)
         else:
-            self.accessed[buffer] = itv
+            self.accessed[key] = itv
 
     # -- regions -----------------------------------------------------------------
 
@@ -607,6 +637,8 @@ class _Interp:
         base = _ACCESS_OPS.get(name)
         if base is not None:
             self._access(op, base, env)
+        elif name in _DMA_OPS:
+            self._dma(op, env)
         handler = _HANDLERS.get(name)
         if handler is not None:
             return handler(self, op, env) is not False
@@ -625,31 +657,75 @@ class _Interp:
 
     def _access(self, op: Operation, base_name: str, env: dict[SSAValue, Itv]):
         memref = getattr(op, base_name)
-        buffer = self.bounds.by_arg.get(memref)
+        buffer = self.bounds.by_value.get(memref)
         if buffer is None:
             return
         strides = buffer.strides
         indices = list(op.indices)  # type: ignore[attr-defined]
+        linear = (buffer.index, None)
         if strides is None or len(indices) != len(strides):
-            self.record(buffer.position, None)
+            self.record(linear, None)
             return
         concrete = self.item is not None
         if concrete and op.name in ("vector.maskedload", "vector.maskedstore"):
             return  # which lanes a concrete mask lets through is not tracked
         lo = hi = 0
-        for index, stride in zip(indices, strides, strict=True):
+        known = True
+        for d, (index, stride, size) in enumerate(
+            zip(indices, strides, buffer.dims, strict=True)
+        ):
             itv = env.get(index)
             if itv is None or (concrete and itv[0] != itv[1]):
                 # a concrete run records only the indices it knows exactly
-                self.record(buffer.position, None)
-                return
+                known = False
+                continue
+            if size is not None:
+                # the first lane's index: a vector's other lanes are checked
+                # against the elements, as the memory they read is contiguous
+                self.record((buffer.index, d), itv)
             lo += min(itv[0] * stride, itv[1] * stride)
             hi += max(itv[0] * stride, itv[1] * stride)
-        # the element's address must not wrap either
-        span = _fit(lo * buffer.itemsize, (hi + _lanes(op)) * buffer.itemsize, 64)
-        self.record(
-            buffer.position, None if span is None else (lo, hi + _lanes(op) - 1)
-        )
+        # Indices are exact integers: an element index past 2^63 (whose byte
+        # address wraps) is as far outside any array as it says.
+        self.record(linear, (lo, hi + _lanes(op) - 1) if known else None)
+
+    def _dma(self, op: Any, env: dict[SSAValue, Itv]) -> None:
+        """A DMA transfer: the elements of each side's buffer that its bytes
+        cover (`_dma_bytes`)."""
+
+        def size(name: str) -> Itv:
+            return _unsigned(env.get(getattr(op, name)), 64)
+
+        width = size("width")
+        for pointer, side in ((op.dst, "dst"), (op.src, "src")):
+            buffer = self.bounds.by_value.get(pointer)
+            offset: Itv = (0, 0)
+            if buffer is None:
+                index = self.bounds.pointers.get(pointer)
+                if index is None:
+                    continue
+                buffer, offset = self.bounds.buffers[index], env.get(pointer)
+            if op.name.endswith("_1d"):
+                lines: list[tuple[Itv, Itv]] = []
+            elif op.name.endswith("_2d"):
+                lines = [(size("height"), size(f"{side}_stride"))]
+            else:
+                lines = [
+                    (size("height"), size(f"{side}_line_stride")),
+                    (size("depth"), size(f"{side}_plane_stride")),
+                ]
+            key = (buffer.index, None)
+            values = [offset, width, *(v for line in lines for v in line)]
+            if self.item is not None and not all(_exact(v) for v in values):
+                continue  # a concrete run records only what it knows exactly
+            span = _dma_bytes(offset, width, lines)
+            if span is False:
+                continue  # no byte is copied
+            if span is None:
+                self.record(key, None)
+                continue
+            itemsize = buffer.itemsize
+            self.record(key, (span[0] // itemsize, span[1] // itemsize))
 
     def _query(self, op: Operation, env: dict[SSAValue, Itv]) -> None:
         launch, name = self.launch, op.name[len("mux.") :]
@@ -845,11 +921,59 @@ def _binary(fn: Callable[[Itv, Itv, int], Itv]):
                     if x == (1, 1):
                         self.conds[result] = ("not", y)
             return
-        env[result] = fn(a, b, w)
+        if _exact(a) and _exact(b):
+            # one value: computed as the op does, wrapping in its type
+            env[result] = _exact_binary(op.name, a[0], b[0], w)  # type: ignore[index]
+        else:
+            env[result] = fn(a, b, w)
         if self.item is None and op.name in ("arith.addi", "arith.subi", "arith.muli"):
             self._tag_binary(op, env)
 
     return handler
+
+
+def _wrap(v: int, w: int) -> int:
+    """`v` as the signed value of its low `w` bits (i1: 0 or 1)."""
+    v %= 1 << w
+    return v if w == 1 or v <= _smax(w) else v - (1 << w)
+
+
+def _exact_binary(name: str, x: int, y: int, w: int) -> Itv:
+    """An integer op of `_HANDLERS` on one value each: its result as the op
+    computes it (two's complement, wrapping), None where it is undefined (a
+    division by 0 or of the smallest value by -1, a shift by the width or more)."""
+    m = 1 << w
+    ux, uy = x % m, y % m
+    if name in ("arith.divsi", "arith.remsi") and (
+        y == 0 or (x == _smin(w) and y == -1)
+    ):
+        return None
+    if name in ("arith.divui", "arith.remui", "arith.ceildivui") and uy == 0:
+        return None
+    if name in ("arith.shli", "arith.shrsi", "arith.shrui") and uy >= w:
+        return None
+    r = {
+        "arith.addi": lambda: x + y,
+        "arith.subi": lambda: x - y,
+        "arith.muli": lambda: x * y,
+        "arith.divsi": lambda: _trunc_div(x, y),
+        "arith.remsi": lambda: x - _trunc_div(x, y) * y,
+        "arith.divui": lambda: ux // uy,
+        "arith.remui": lambda: ux % uy,
+        "arith.ceildivui": lambda: -(-ux // uy),
+        "arith.minsi": lambda: min(x, y),
+        "arith.maxsi": lambda: max(x, y),
+        "arith.minui": lambda: min(ux, uy),
+        "arith.maxui": lambda: max(ux, uy),
+        "arith.andi": lambda: ux & uy,
+        "arith.ori": lambda: ux | uy,
+        "arith.xori": lambda: ux ^ uy,
+        "arith.shli": lambda: x << uy,
+        "arith.shrsi": lambda: x >> uy,
+        "arith.shrui": lambda: ux >> uy,
+    }[name]()
+    r = _wrap(r, w)
+    return (r, r)
 
 
 def _bool_op(name: str, a: Itv, b: Itv) -> Itv:
@@ -1012,6 +1136,8 @@ def _cast(kind: str):
             env[result] = None if v is None else (-v[1], -v[0])
         elif v is None:
             env[result] = None
+        elif v[0] == v[1]:
+            env[result] = (_wrap(v[0], wr), _wrap(v[0], wr))
         else:
             env[result] = _fit(v[0], v[1], wr)  # sign-extension or truncation
 
@@ -1173,6 +1299,33 @@ def _scf_while(self: _Interp, op: Any, env) -> bool:
     return True
 
 
+def _bare_pointer(self: _Interp, op: Operation, env) -> None:
+    """A buffer's memref cast to its bare pointer: offset 0 in it."""
+    result = op.results[0]
+    env[result] = (0, 0) if result in self.bounds.pointers else None
+
+
+def _gep(self: _Interp, op: Any, env) -> None:
+    """`llvm.getelementptr` of a pointer into a buffer with one index over a
+    scalar element type: the offset moves by index * the element's size."""
+    result = op.results[0]
+    env[result] = None
+    raw = list(op.rawConstantIndices.iter_values())
+    size = _scalar_size(op.elem_type)
+    if result not in self.bounds.pointers or len(raw) != 1 or size is None:
+        return
+    if raw[0] == GEP_USE_SSA_VAL:
+        index = env.get(op.ssa_indices[0])
+    else:
+        index = (raw[0], raw[0])
+    base = env.get(op.ptr)
+    if _exact(base) and _exact(index):
+        offset = _wrap(base[0] + index[0] * size, 64)  # type: ignore[index]
+        env[result] = (offset, offset)
+    else:
+        env[result] = _add(base, _mul(index, (size, size), 64), 64)
+
+
 _HANDLERS: dict[str, Callable[[_Interp, Operation, dict], Any]] = {
     "arith.constant": _constant,
     "arith.addi": _binary(_add),
@@ -1203,6 +1356,8 @@ _HANDLERS: dict[str, Callable[[_Interp, Operation, dict], Any]] = {
     "arith.extsi": _cast("sext"),
     "arith.trunci": _cast("trunc"),
     "arith.extui": _cast("zext"),
+    "builtin.unrealized_conversion_cast": _bare_pointer,
+    "llvm.getelementptr": _gep,
     "scf.if": _scf_if,
     "scf.for": _scf_for,
     "scf.while": _scf_while,
@@ -1221,33 +1376,88 @@ def _buffer_args(fn: func.FuncOp, params: Sequence[Param]):
     return list(zip(range(len(params)), args, strict=True))
 
 
-def _escapes(arg: BlockArgument) -> bool:
-    """Whether the buffer is used other than as the memref of an access."""
-    for use in arg.uses:
-        base = _ACCESS_OPS.get(use.operation.name)
-        if base is None or getattr(use.operation, base) is not arg:
-            return True
-        if use.operation.name in ("memref.store", "atomic.store") and (
-            use.operation.operands[0] is arg
-        ):
-            return True
-    return False
+_DMA_OPS = (
+    "mux.dma_read_1d",
+    "mux.dma_read_2d",
+    "mux.dma_read_3d",
+    "mux.dma_write_1d",
+    "mux.dma_write_2d",
+    "mux.dma_write_3d",
+)
+"""The DMA transfers: `dst` and `src` are a memref or a pointer, sizes and strides
+in bytes (`_dma_bytes`)."""
+
+
+def _follow(value: SSAValue, index: int, pointers: dict[SSAValue, int]) -> bool:
+    """Whether every use of buffer `index`'s memref or pointer `value` is one the
+    analysis evaluates: the memref of an access, an operand `dst`/`src` of a DMA
+    transfer, a cast of the memref to its bare pointer, a `llvm.getelementptr` of
+    the pointer. Records in `pointers` which buffer each derived pointer is into."""
+    for use in value.uses:
+        op = use.operation
+        name = op.name
+        base = _ACCESS_OPS.get(name)
+        if base is not None:
+            if getattr(op, base) is not value:
+                return False
+            if name in ("memref.store", "atomic.store") and op.operands[0] is value:
+                return False
+            continue
+        if name in _DMA_OPS:
+            if use.index > 1:  # a size: not a pointer
+                return False
+            continue
+        derived = (
+            name == "builtin.unrealized_conversion_cast"
+            and len(op.operands) == 1
+            and len(op.results) == 1
+        ) or (name == "llvm.getelementptr" and use.index == 0)
+        if not derived:
+            return False
+        pointers[op.results[0]] = index
+        if not _follow(op.results[0], index, pointers):
+            return False
+    return True
+
+
+def _type_text(type_: MemRefType) -> str:
+    """A memref type as a kernel writes it (`memref<?x8xf32, 1>`)."""
+    space = address_space_of(type_)
+    dims = "".join("?x" if d == DYNAMIC_INDEX else f"{d}x" for d in type_.get_shape())
+    return f"memref<{dims}{type_.element_type}{f', {space}' if space else ''}>"
+
+
+def _variable_label(op: Operation, type_: MemRefType) -> str:
+    """How a message names a variable: "local variable 'tile'
+    (memref<16x16xf32, 3>)", "private array 'acc' (memref<4xi32>)"."""
+    space = address_space_of(type_)
+    text = _type_text(type_)
+    if op.name == "memref.get_global":
+        name = op.properties["name"].string_value()  # type: ignore[attr-defined]
+        kind = "local variable" if space == ADDRESS_SPACE_LOCAL else "variable"
+        return f"{kind} '{name}' ({text})"
+    hint = op.results[0].name_hint
+    named = f" '{hint}'" if hint else ""
+    return f"private array{named} ({text})"
 
 
 @dataclass
 class _Shape:
-    """The analysis of one launch shape: per buffer position, the may-range, and
-    the must-range once a concrete run was needed."""
+    """The analysis of one launch shape: per key, the may-range, and the
+    must-range once a concrete run was needed."""
 
-    may: dict[int, Itv]
+    may: dict[Key, Itv]
     positions: list[set[int]]
     """The global ids at the edges of guards (`_Interp.positions`)."""
-    checks: tuple[tuple[int, int], ...]
-    """(position, elements needed) of the buffers whose may-range is known and
+    checks: tuple[tuple[Key, int], ...]
+    """(key, elements needed) of the parameters whose may-range is known and
     starts at 0 or later: the fast path of `check`."""
-    doubtful: tuple[int, ...]
-    """Positions whose may-range is unknown or may be negative."""
-    must: dict[int, Itv] | None = None
+    doubtful: tuple[Key, ...]
+    """Keys whose may-range is unknown or may be negative, and those of a fixed
+    size (variables, static dimensions) it may pass."""
+    must: dict[Key, Itv] | None = None
+    who: dict[Key, tuple[WorkItem, WorkItem]] = field(default_factory=dict)
+    """The work-items that reached the ends of each must-range."""
 
 
 class KernelBounds:
@@ -1257,7 +1467,11 @@ class KernelBounds:
         self.function = fn
         self.params = list(params)
         self.buffers: list[_Buffer] = []
-        self.by_arg: dict[SSAValue, _Buffer] = {}
+        self.by_value: dict[SSAValue, _Buffer] = {}
+        """The buffer each memref names."""
+        self.pointers: dict[SSAValue, int] = {}
+        """The buffer (index) each pointer derived from a buffer's memref is into:
+        its value in an environment is its offset in bytes."""
         self.scalars: list[tuple[int, int, int]] = []
         """(position, argument number, width) of the integer scalar parameters."""
         declared = fn.is_declaration  # nothing to analyse (and no arguments)
@@ -1265,62 +1479,115 @@ class KernelBounds:
             type_ = arg.type
             param = self.params[position]
             if isinstance(type_, MemRefType):
-                itemsize = _itemsize(type_.element_type)
-                buffer = _Buffer(
-                    position, param, arg, _strides(type_), itemsize, _escapes(arg)
-                )
-                self.buffers.append(buffer)
-                self.by_arg[arg] = buffer
+                buffer = self._add(f"argument '{param.name}'", type_, [arg])
+                buffer.position, buffer.param = position, param
             elif (w := _width(type_)) is not None:
                 self.scalars.append((position, arg.index, w))
+        globals_: dict[str, list[SSAValue]] = {}
+        for op in [] if declared else fn.walk():
+            if op.name not in ("memref.get_global", "memref.alloca"):
+                continue
+            type_ = op.results[0].type
+            if not isinstance(type_, MemRefType) or any(
+                d == DYNAMIC_INDEX for d in type_.get_shape()
+            ):
+                continue
+            if op.name == "memref.get_global":
+                name = op.properties["name"].string_value()  # type: ignore[attr-defined]
+                if name in globals_:
+                    globals_[name].append(op.results[0])
+                    continue
+                globals_[name] = [op.results[0]]
+            buffer = self._add(_variable_label(op, type_), type_, [op.results[0]])
+            buffer.fixed = math.prod(type_.get_shape())
+            if op.name == "memref.get_global":
+                buffer.values = globals_[name]  # later get_globals join it
+        for buffer in self.buffers:
+            for value in buffer.values:
+                self.by_value[value] = buffer
+                if not _follow(value, buffer.index, self.pointers):
+                    buffer.escapes = True
         self._cache: dict[tuple, _Shape] = {}
         self._body_ok = not declared
 
+    def _add(self, label: str, type_: MemRefType, values: list[SSAValue]) -> _Buffer:
+        buffer = _Buffer(
+            len(self.buffers),
+            label,
+            type_,
+            _strides(type_),
+            _itemsize(type_.element_type),
+            values=values,
+        )
+        self.buffers.append(buffer)
+        return buffer
+
     def analyse(self, launch: Launch) -> dict[int, Itv]:
-        """Per buffer position, the interval of element indices the kernel may
-        access in `launch` (absent: none; None: unknown)."""
+        """Per buffer parameter position, the interval of element indices the
+        kernel may access in `launch` (absent: none; None: unknown)."""
+        return self._by_position(self._abstract(launch)[0])
+
+    def analyse_all(self, launch: Launch) -> dict[Key, Itv]:
+        """`analyse` for every key (`Key`): parameters, variables, dimensions."""
         return self._abstract(launch)[0]
 
-    def _abstract(self, launch: Launch) -> tuple[dict[int, Itv], list[set[int]]]:
-        """`analyse`, and the global ids at the edges of the guards it met."""
+    def _by_position(self, found: dict[Key, Itv]) -> dict[int, Itv]:
+        return {
+            b.position: found[(b.index, None)]
+            for b in self.buffers
+            if b.param is not None and (b.index, None) in found
+        }
+
+    def _abstract(self, launch: Launch) -> tuple[dict[Key, Itv], list[set[int]]]:
+        """`analyse_all`, and the global ids at the edges of the guards it met."""
         interp = _Interp(self, launch, None, [_ANALYSIS_STEPS])
         env = self._entry_env(launch)
+        unknown: dict[Key, Itv] = {(b.index, None): None for b in self.buffers}
         try:
             if self._body_ok:
                 interp.run_region(
                     self.function.body, env, [env.get(a) for a in self.function.args]
                 )
         except (_Unknowable, _OutOfSteps, RecursionError):
-            return {b.position: None for b in self.buffers}, interp.positions
+            return unknown, interp.positions
         except Exception:
             # IR the interpreter was not written for (the verifier lets through
             # more than level 1 uses): a check that cannot run must not refuse a
             # launch, so every buffer is unknown, as before this check existed
-            return {b.position: None for b in self.buffers}, interp.positions
-            return {b.position: None for b in self.buffers}, interp.positions
+            return unknown, interp.positions
         result = dict(interp.accessed)
         for b in self.buffers:
             if b.escapes:
-                result[b.position] = None
+                result[(b.index, None)] = None
         return result, interp.positions
 
-    def witness(
+    def witness(self, launch: Launch) -> dict[int, Itv]:
+        """Per buffer parameter position, the indices that concrete work-items of
+        `launch` provably access (`_witness`); absent if none was found."""
+        return self._by_position(self._witness(launch)[0])
+
+    def witness_all(self, launch: Launch) -> dict[Key, Itv]:
+        """`witness` for every key (`Key`)."""
+        return self._witness(launch)[0]
+
+    def _witness(
         self,
         launch: Launch,
         positions: list[set[int]] | None = None,
-        goal: dict[int, Itv] | None = None,
-    ) -> dict[int, Itv]:
-        """Per buffer position, the indices that concrete work-items of `launch`
-        provably access; absent if none was found. The work-items tried are, in
-        each dimension, the first and last of the range and of the first and last
-        work-groups, and those at the edges of the guards on global ids the
-        abstract run met (`positions`; computed if not given). The runs stop once
-        they have reached the ends of `goal` (the may-ranges: no run can go
-        further) for every buffer it has."""
+        goal: dict[Key, Itv] | None = None,
+    ) -> tuple[dict[Key, Itv], dict[Key, tuple[WorkItem, WorkItem]]]:
+        """Per key, the indices that concrete work-items of `launch` provably
+        access, and the work-items that reached the lowest and the highest. The
+        work-items tried are, in each dimension, the first and last of the range
+        and of the first and last work-groups, and those at the edges of the guards
+        on global ids the abstract run met (`positions`; computed if not given).
+        The runs stop once they have reached the ends of `goal` (the may-ranges:
+        no run can go further) for every key it has."""
         if positions is None:
             positions = self._abstract(launch)[1]
         steps = [_WITNESS_STEPS]
-        found: dict[int, Itv] = {}
+        found: dict[Key, Itv] = {}
+        who: dict[Key, tuple[WorkItem, WorkItem]] = {}
         env = self._entry_env(launch)
         for item in _candidates(launch, positions):
             interp = _Interp(self, launch, item, steps)
@@ -1330,16 +1597,16 @@ class KernelBounds:
                 )
             except (_Unknowable, RecursionError):
                 pass
+            except _OutOfSteps:
+                _merge_found(found, who, interp.accessed, item)
+                break
             except Exception:
                 # as in `_abstract`: a run that went wrong witnesses nothing
                 continue
-            except _OutOfSteps:
-                found = _merge_found(found, interp.accessed)
+            _merge_found(found, who, interp.accessed, item)
+            if goal and all(_covers(found.get(k), want) for k, want in goal.items()):
                 break
-            found = _merge_found(found, interp.accessed)
-            if goal and all(_covers(found.get(p), want) for p, want in goal.items()):
-                break
-        return found
+        return found, who
 
     def _entry_env(self, launch: Launch) -> dict[SSAValue, Itv]:
         env: dict[SSAValue, Itv] = {}
@@ -1349,17 +1616,23 @@ class KernelBounds:
                 env[self.function.args[index]] = (value, value)
         return env
 
+    def _capacity(self, key: Key) -> int | None:
+        """The elements (or a dimension's size) a key has whatever the arguments
+        are; None for a parameter's elements (its argument's)."""
+        buffer = self.buffers[key[0]]
+        if key[1] is not None:
+            return buffer.dims[key[1]]
+        return buffer.fixed
+
     def _shape(self, key: tuple, launch: Launch) -> _Shape:
         may, positions = self._abstract(launch)
         checks, doubtful = [], []
-        for b in self.buffers:
-            if b.position not in may:
-                continue
-            itv = may[b.position]
-            if itv is None or itv[0] < 0:
-                doubtful.append(b.position)
-            else:
-                checks.append((b.position, itv[1] + 1))
+        for k, itv in may.items():
+            fixed = self._capacity(k)
+            if itv is None or itv[0] < 0 or (fixed is not None and itv[1] >= fixed):
+                doubtful.append(k)
+            elif fixed is None:
+                checks.append((k, itv[1] + 1))
         shape = _Shape(may, positions, tuple(checks), tuple(doubtful))
         if len(self._cache) >= _CACHE_SIZE:
             self._cache.clear()
@@ -1373,74 +1646,121 @@ class KernelBounds:
         local_size: tuple[int, ...],
         global_offset: tuple[int, ...],
     ) -> None:
-        """LaunchError if the launch provably accesses an array or a local buffer
-        outside its elements. `args` are the launch's arguments, already checked
-        against the parameters (`Param.pack`)."""
+        """LaunchError if the launch provably accesses an array, a local buffer or
+        a variable outside its elements, or a static dimension outside its size.
+        `args` are the launch's arguments, already checked against the parameters
+        (`Param.pack`)."""
         if not self.buffers:
             return
         scalars = tuple(_signed(args[position], w) for position, _, w in self.scalars)
         key = (global_size, local_size, global_offset, scalars)
         shape = self._cache.get(key)
         if shape is None:
-            launch = Launch.of(
-                global_size,
-                local_size,
-                global_offset,
-                {p: v for (p, _, _), v in zip(self.scalars, scalars, strict=True)},
-            )
-            shape = self._shape(key, launch)
-        short = [p for p, need in shape.checks if self._elements(args, p) < need]
+            shape = self._shape(key, self._launch(key))
+        short = [k for k, need in shape.checks if self._elements(args, k) < need]
         if not short and not shape.doubtful:
             return
+        launch = self._launch(key)
         if shape.must is None:
-            launch = Launch.of(
-                global_size,
-                local_size,
-                global_offset,
-                {p: v for (p, _, _), v in zip(self.scalars, scalars, strict=True)},
-            )
-            shape.must = self.witness(launch, shape.positions, shape.may)
-        for position in (*short, *shape.doubtful):
-            self._refuse(args, position, shape)
+            shape.must, shape.who = self._witness(launch, shape.positions, shape.may)
+        for k in (*short, *shape.doubtful):
+            self._refuse(args, k, shape, launch)
 
-    def _elements(self, args: Sequence[Any], position: int) -> int:
-        value = args[position]
+    def _launch(self, key: tuple) -> Launch:
+        global_size, local_size, global_offset, scalars = key
+        return Launch.of(
+            global_size,
+            local_size,
+            global_offset,
+            {p: v for (p, _, _), v in zip(self.scalars, scalars, strict=True)},
+        )
+
+    def _elements(self, args: Sequence[Any], key: Key) -> int:
+        fixed = self._capacity(key)
+        if fixed is not None:
+            return fixed
+        buffer = self.buffers[key[0]]
+        value = args[buffer.position]
         if isinstance(value, LocalBuffer):
-            return value.nbytes // self._buffer(position).itemsize
+            return value.nbytes // buffer.itemsize
         return value.size
 
-    def _buffer(self, position: int) -> _Buffer:
-        return next(b for b in self.buffers if b.position == position)
-
-    def _refuse(self, args: Sequence[Any], position: int, shape: _Shape) -> None:
-        """LaunchError if a concrete run accessed `position` outside its elements."""
+    def _refuse(
+        self, args: Sequence[Any], key: Key, shape: _Shape, launch: Launch
+    ) -> None:
+        """LaunchError if a concrete run accessed `key` outside its elements."""
         assert shape.must is not None
-        must = shape.must.get(position)
+        must = shape.must.get(key)
         if must is None:
             return
-        buffer = self._buffer(position)
-        has = self._elements(args, position)
-        name = buffer.param.name
+        buffer = self.buffers[key[0]]
+        has = self._elements(args, key)
+        low, high = shape.who[key]
+        dim = key[1]
+        label = buffer.label
+        if dim is not None and buffer.param is not None:
+            label += f" ({_type_text(buffer.type)})"
         if must[0] < 0:
+            item = _describe(launch, low, buffer.fixed is not None)
+            if dim is not None:
+                raise LaunchError(
+                    f"{label}: {item} uses index {must[0]} in its "
+                    f"dimension {dim}, which has {has}"
+                )
             raise LaunchError(
-                f"argument '{name}': the launch accesses its element {must[0]}, "
-                f"before the first"
+                f"{buffer.label}: the launch accesses its element {must[0]}, "
+                f"before the first ({item})"
             )
         if must[1] < has:
             return
-        may = shape.may.get(position)
+        item = _describe(launch, high, buffer.fixed is not None)
+        if dim is not None:
+            raise LaunchError(
+                f"{label}: {item} uses index {must[1]} in its dimension "
+                f"{dim}, which has {has}"
+            )
+        if buffer.fixed is not None:
+            raise LaunchError(
+                f"{buffer.label}: {item} accesses element {must[1]}, it has {has}"
+            )
+        may = shape.may.get(key)
         need = must[1] + 1
         exactly = "" if may is not None and may[1] + 1 == need else "at least "
-        if isinstance(args[position], LocalBuffer):
+        value = args[buffer.position]
+        if isinstance(value, LocalBuffer):
             raise LaunchError(
-                f"argument '{name}': a local buffer of {args[position].nbytes} bytes "
-                f"({has} elements of {buffer.arg.type.element_type}), the launch "  # type: ignore[attr-defined]
-                f"needs {exactly}{need * buffer.itemsize} bytes ({need} elements)"
+                f"{buffer.label}: a local buffer of {value.nbytes} bytes "
+                f"({has} elements of {buffer.type.element_type}), the launch "
+                f"needs {exactly}{need * buffer.itemsize} bytes ({need} elements): "
+                f"{item} accesses element {must[1]}"
             )
         raise LaunchError(
-            f"argument '{name}': the array has {has} elements, the launch needs "
-            f"{exactly}{need}"
+            f"{buffer.label}: the array has {has} elements, the launch needs "
+            f"{exactly}{need}: {item} accesses element {must[1]}"
         )
+
+
+def _describe(launch: Launch, item: WorkItem, local: bool) -> str:
+    """A work-item, by its global id (and its local id, for a variable of the
+    work-group or the work-item), in the launch's dimensions."""
+    dims = range(launch.work_dim)
+    gid = [launch.global_offset[d] + item.position[d] for d in dims]
+    text = "work-item " + _tuple(gid)
+    if local:
+        lid = [item.position[d] % launch.local_size[d] for d in dims]
+        text += f" (local id {_tuple(lid)})"
+    return text
+
+
+def _tuple(values: Sequence[int]) -> str:
+    return f"({values[0]})" if len(values) == 1 else f"({', '.join(map(str, values))})"
+
+
+def _scalar_size(element: Any) -> int | None:
+    """The bytes of an integer or float type, None for another type."""
+    if _width(element) is None and str(element) not in ("f16", "bf16", "f32", "f64"):
+        return None
+    return _itemsize(element)
 
 
 def _itemsize(element: Any) -> int:
@@ -1471,13 +1791,42 @@ def _covers(found: Itv, want: Itv) -> bool:
     )
 
 
-def _merge_found(a: dict[int, Itv], b: dict[int, Itv]) -> dict[int, Itv]:
-    out = dict(a)
-    for k, v in b.items():
+def _merge_found(
+    found: dict[Key, Itv],
+    who: dict[Key, tuple[WorkItem, WorkItem]],
+    accessed: dict[Key, Itv],
+    item: WorkItem,
+) -> None:
+    """Joins what `item`'s concrete run accessed into `found`, keeping in `who`
+    the work-items that reached each end."""
+    for k, v in accessed.items():
         if v is None:
             continue
-        out[k] = v if out.get(k) is None else _join(out[k], v)
-    return out
+        old = found.get(k)
+        if old is None:
+            found[k], who[k] = v, (item, item)
+            continue
+        low, high = who[k]
+        found[k] = _join(old, v)
+        who[k] = (item if v[0] < old[0] else low, item if v[1] > old[1] else high)
+
+
+def _dma_bytes(offset: Itv, width: Itv, lines: Sequence[tuple[Itv, Itv]]) -> Itv | bool:
+    """The bytes a DMA transfer covers on one side, from the pointer's offset in
+    its buffer: `width` bytes on each of the `count` lines `stride` bytes apart
+    (per (count, stride) of `lines`: rows, then planes). False if it copies
+    nothing; None if a value is unknown. Sizes are the unsigned values of the
+    spec's size_t."""
+    if width == (0, 0) or any(count == (0, 0) for count, _ in lines):
+        return False
+    if offset is None or width is None:
+        return None
+    hi = offset[1] + width[1] - 1
+    for count, stride in lines:
+        if count is None or stride is None:
+            return None
+        hi += max(count[1] - 1, 0) * stride[1]
+    return (offset[0], hi)
 
 
 def _candidates(launch: Launch, positions: list[set[int]]) -> list[WorkItem]:

@@ -301,11 +301,12 @@ class Kernel:
         a static memref type says, or than the largest index some work-item of this
         launch provably reaches (the kernel's indexing being a known function of
         the ids, sizes and integer scalars), is a LaunchError naming the argument,
-        its elements and the elements the launch needs. Where the analysis cannot
-        tell (an index loaded from memory, a buffer passed to a call or a DMA,
-        bounds it cannot prove reached), nothing is checked: the kernel runs as
-        written, and an index past the end of an array reads or writes outside it
-        (the checked mode of issue 17 will catch those).
+        its elements and the elements the launch needs; so is a module-scope
+        local variable or a private array of static shape indexed past it. Where
+        the analysis cannot tell (an index loaded from memory, a buffer passed to
+        a call, bounds it cannot prove reached), nothing is checked: the kernel
+        runs as written, and an index past the end of an array reads or writes
+        outside it (the checked mode of issue 17 will catch those).
         """
         global_size = ndrange_sizes("global_size", global_size)
         dims = len(global_size)

@@ -40,6 +40,11 @@ tagged by who is to refuse it:
 - `extent`: a buffer's extent against the NDRange, or a static local tile indexed by
   the local ids: the `bounds` analysis of issue 13 (static shapes, indexing as a
   function of the ids) is to refuse these; until then they may crash or write outside;
+- `unsure`: an `extent` precondition (as `Need` computes it from the work-items
+  that reach a buffer, guards and offsets included) is broken, but the kernel's
+  index arithmetic wraps past 2^63 in this launch, so whether it really reaches
+  past the buffer depends on the wrapped values: refused or run, never a crash or
+  a write outside;
 - `unchecked`: depends on the data (for example an index read from a buffer): no
   check before the launch can refuse it (a later "checked mode"); the generator never
   violates these. None of today's examples has one.
@@ -51,6 +56,7 @@ violation not refused (once the bounds analysis is merged).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import multiprocessing
@@ -119,6 +125,10 @@ class Need:
     param: str
     amount: int
     text: str
+    certain: bool = True
+    """False if the kernel's index arithmetic wraps in this launch (a value past
+    2^63): whether it then reaches past `amount` depends on the wrapped values, so
+    a shorter buffer is an `unsure` violation, not an `extent` one."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +151,11 @@ class Example:
     """Good values of its integer scalars, given the global size."""
     unchecked: tuple[str, ...] = ()
     """Preconditions no check before the launch can decide (never violated here)."""
+    limits: Callable[[Range], list[str]] = lambda r: []
+    """The preconditions on the range alone it violates (besides `local_max`)."""
+    end_max: int | None = None
+    """A bound on global_offset(0) + global_size(0) the range is mostly drawn
+    within (the preconditions, `limits`, say when it matters)."""
 
 
 def _slack(rng: random.Random) -> int:
@@ -149,6 +164,175 @@ def _slack(rng: random.Random) -> int:
 
 def _near(rng: random.Random, size: int) -> int:
     return max(0, size + rng.choice((0, 0, 0, 1, 3, -1, -2)))
+
+
+_S = 2**63
+EVERY = 2**64
+"""The elements a buffer would need when the kernel reaches an element before
+the first: more than any array has."""
+
+
+def _signed(v: int) -> int:
+    """A 64-bit value as the kernel's signed view of it."""
+    v %= 2**64
+    return v - 2**64 if v >= _S else v
+
+
+def _reach(
+    param: str,
+    text: str,
+    points: list[tuple[int, ...]],
+    index: Callable,
+    indices: int = 1,
+) -> Need:
+    """What `param` needs for the work-items (or groups, ...) at `points`, the
+    corners of what reaches it (the kernels' indices are monotonic in each
+    coordinate as long as nothing wraps): `index(*point)` lists the values the
+    kernel computes, the element indices (`indices` of them) last."""
+    values = [index(*p) for p in points]
+    certain = all(-_S <= v < _S for vs in values for v in vs)
+    last = [v for vs in values for v in vs[-indices:]]
+    amount = EVERY if min(last) < 0 else max(last) + 1
+    return Need(param, amount, text, certain)
+
+
+def _corners(*ranges: tuple[int, int]) -> list[tuple[int, ...]]:
+    """The corners of a box given by inclusive (low, high) ranges."""
+    return list(itertools.product(*({lo, hi} for lo, hi in ranges)))
+
+
+def _inside(lo: int, end: int, limit: int) -> tuple[int, int] | None:
+    """The ids in [lo, end) below `limit` (an unsigned guard), as (first, last)."""
+    last = min(end, limit) - 1
+    return None if last < lo else (lo, last)
+
+
+def _scale2d_needs(r: Range) -> list[Need]:
+    w = _signed(r.s["width"])
+    points = _corners((0, r.g[0] - 1), (0, r.g[1] - 1))
+    text = "(global_size(1) - 1) * width + global_size(0)"
+    return [
+        _reach("input", text, points, lambda x, y: [y * w, y * w + x]),
+        Need("output", math.prod(r.g), "global_size(0) * (1) * (2)"),
+    ]
+
+
+def _sgemm_c(r: Range, n: int) -> list[Need]:
+    xs, ys = _inside(r.o[0], r.end[0], n), _inside(r.o[1], r.end[1], n)
+    if xs is None or ys is None:
+        return []
+    ns = _signed(n)
+    return [
+        _reach(
+            "c", "row * n + col", _corners(xs, ys), lambda x, y: [y * ns, y * ns + x]
+        )
+    ]
+
+
+def _sgemm_naive_needs(r: Range) -> list[Need]:
+    n = r.s["n"]
+    ns = _signed(n)
+    xs, ys = _inside(r.o[0], r.end[0], n), _inside(r.o[1], r.end[1], n)
+    needs = _sgemm_c(r, n)
+    if xs is None or ys is None or ns <= 0:  # scf.for k < n compares signed
+        return needs
+    ks = (0, ns - 1)
+    return [
+        *needs,
+        _reach("a", "row * n + k", _corners(ys, ks), lambda y, k: [y * ns, y * ns + k]),
+        _reach("b", "k * n + col", _corners(ks, xs), lambda k, x: [k * ns, k * ns + x]),
+    ]
+
+
+def _tile_rows(first: int, size: int, groups: int, n: int) -> tuple[int, int] | None:
+    """The rows (or columns) the work-groups' 16-wide tiles load below n."""
+    if first >= n:
+        return None
+    last_group = min(groups - 1, (n - 1 - first) // size)
+    return (first, min(n - 1, first + last_group * size + 15))
+
+
+def _sgemm_tiled_needs(r: Range) -> list[Need]:
+    n = r.s["n"]
+    ns = _signed(n)
+    needs = _sgemm_c(r, n)
+    tiles = (n + 15) % 2**64 // 16
+    if tiles == 0:
+        return needs
+    certain = n + 15 < 2**64
+    ks = (0, min(n, tiles * 16) - 1)
+    groups = [-(-r.g[d] // r.l[d]) for d in (0, 1)]
+    rows = _tile_rows(r.o[1], r.l[1], groups[1], n)
+    cols = _tile_rows(r.o[0], r.l[0], groups[0], n)
+    if rows is not None:
+        need = _reach(
+            "a", "row * n + k", _corners(rows, ks), lambda y, k: [y * ns, y * ns + k]
+        )
+        needs.append(Need("a", need.amount, need.text, need.certain and certain))
+    if cols is not None:
+        need = _reach(
+            "b", "k * n + col", _corners(ks, cols), lambda k, x: [k * ns, k * ns + x]
+        )
+        needs.append(Need("b", need.amount, need.text, need.certain and certain))
+    return needs
+
+
+def _stencil2d_needs(r: Range) -> list[Need]:
+    w, h = r.s["width"], r.s["height"]
+    ws = _signed(w)
+    xs, ys = _inside(r.o[0], r.end[0], w), _inside(r.o[1], r.end[1], h)
+    if xs is None or ys is None:
+        return []  # no work-item inside the image
+    points = _corners(xs, ys)
+
+    def neighbours(x: int, y: int) -> list[int]:
+        right, down = min(x + 1, w - 1), min(y + 1, h - 1)
+        up, left = max(y - 1, 0), max(x - 1, 0)
+        rows = [y * ws, up * ws, down * ws]
+        center = rows[0] + x
+        return [
+            *rows,
+            center,
+            rows[0] + left,
+            rows[0] + right,
+            rows[1] + x,
+            rows[2] + x,
+        ]
+
+    text = "the last row and column of the image the range reaches"
+    return [
+        _reach("input", text, points, neighbours, indices=5),
+        _reach("output", text, points, lambda x, y: [y * ws, y * ws + x]),
+    ]
+
+
+def _transpose_needs(r: Range) -> list[Need]:
+    w, h = _signed(r.s["width"]), _signed(r.s["height"])
+    points = _corners((r.o[0], r.end[0] - 1), (r.o[1], r.end[1] - 1))
+    return [
+        _reach("input", "y * width + x", points, lambda x, y: [y * w, y * w + x]),
+        _reach("output", "x * height + y", points, lambda x, y: [x * h, x * h + y]),
+    ]
+
+
+def _dma_tile_needs(r: Range) -> list[Need]:
+    w = r.s["width"]
+    ws, stride = _signed(w), w * 4 % 2**64
+    groups = [-(-r.g[d] // r.l[d]) for d in (0, 1)]
+
+    def group(gx: int, gy: int) -> list[int]:
+        tw = min(r.l[0], r.g[0] - gx * r.l[0])
+        th = min(r.l[1], r.g[1] - gy * r.l[1])
+        origin = gy * r.l[1] * ws + gx * r.l[0]
+        first = _signed(origin * 4)  # llvm.getelementptr wraps
+        last = first + (th - 1) * stride + tw * 4 - 1
+        return [gy * r.l[1] * ws, origin, last // 4]
+
+    points = _corners((0, groups[0] - 1), (0, groups[1] - 1))
+    text = "(global_size(1) - 1) * width + global_size(0)"
+    need = _reach("input", text, points, group)
+    certain = need.certain and w * 4 < _S
+    return [Need(p, need.amount, text, certain) for p in ("input", "output")]
 
 
 EXAMPLES = [
@@ -174,7 +358,11 @@ EXAMPLES = [
             Need(
                 "partial", -(-r.g[0] // r.l[0]), "ceil(global_size(0) / local_size(0))"
             ),
-            Need("scratch", 4 * r.l[0], "4 * local_size(0) bytes"),
+            Need(
+                "scratch",
+                4 * min(r.l[0], r.g[0]),
+                "4 * min(local_size(0), global_size(0)) bytes",
+            ),
         ],
     ),
     Example(
@@ -190,14 +378,7 @@ EXAMPLES = [
     Example(
         "scale2d",
         2,
-        lambda r: [
-            Need(
-                "input",
-                (r.g[1] - 1) * r.s["width"] + r.g[0],
-                "(global_size(1) - 1) * width + global_size(0)",
-            ),
-            Need("output", math.prod(r.g), "global_size(0) * (1) * (2)"),
-        ],
+        _scale2d_needs,
         scalars={"width": lambda rng, g: g[0] + _slack(rng)},
     ),
     Example(
@@ -211,23 +392,20 @@ EXAMPLES = [
     Example(
         "sgemm_naive",
         2,
-        lambda r: [Need(p, r.s["n"] ** 2, "n * n") for p in "abc"],
+        _sgemm_naive_needs,
         scalars={"n": lambda rng, g: _near(rng, max(g[0], g[1]))},
     ),
     Example(
         "sgemm_tiled",
         2,
-        lambda r: [Need(p, r.s["n"] ** 2, "n * n") for p in "abc"],
+        _sgemm_tiled_needs,
         local_max=(16, 16),
         scalars={"n": lambda rng, g: _near(rng, max(g[0], g[1]))},
     ),
     Example(
         "stencil2d",
         2,
-        lambda r: [
-            Need(p, r.s["width"] * r.s["height"], "width * height")
-            for p in ("input", "output")
-        ],
+        _stencil2d_needs,
         scalars={
             "width": lambda rng, g: _near(rng, g[0]),
             "height": lambda rng, g: _near(rng, g[1]),
@@ -236,18 +414,7 @@ EXAMPLES = [
     Example(
         "transpose",
         2,
-        lambda r: [
-            Need(
-                "input",
-                (r.end[1] - 1) * r.s["width"] + r.end[0],
-                "(offset(1) + global_size(1) - 1) * width + offset(0) + global_size(0)",
-            ),
-            Need(
-                "output",
-                (r.end[0] - 1) * r.s["height"] + r.end[1],
-                "(offset(0) + global_size(0) - 1) * height + offset(1) + global_size(1)",  # noqa: E501
-            ),
-        ],
+        _transpose_needs,
         local_max=(16, 16),
         scalars={
             "width": lambda rng, g: g[0] + _slack(rng),
@@ -257,18 +424,41 @@ EXAMPLES = [
     Example(
         "dma_tile",
         2,
-        lambda r: [
-            Need(
-                p,
-                (r.g[1] - 1) * r.s["width"] + r.g[0],
-                "(global_size(1) - 1) * width + global_size(0)",
-            )
-            for p in ("input", "output")
-        ],
+        _dma_tile_needs,
         local_max=(16, 16),
         scalars={"width": lambda rng, g: g[0] + _slack(rng)},
     ),
 ]
+
+
+def _scale_rows_needs(r: Range) -> list[Need]:
+    rows = min(r.s["rows"], r.end[1])
+    if rows <= r.o[1]:
+        return []  # no row inside: nothing is accessed
+    text = (
+        "(min(rows, offset(1) + global_size(1)) - 1) * 8 + offset(0) + global_size(0)"
+    )
+    return [Need(p, (rows - 1) * 8 + r.end[0], text) for p in ("m", "out")]
+
+
+EXAMPLES.append(
+    Example(
+        "scale_rows",
+        2,
+        _scale_rows_needs,
+        scalars={
+            "rows": lambda rng, g: rng.choice(
+                (g[1], g[1], max(0, g[1] - rng.randint(0, 3)), g[1] + 2)
+            )
+        },
+        limits=lambda r: (
+            [f"global_offset(0) + global_size(0) = {r.end[0]} is over w's 8"]
+            if r.end[0] > 8 and r.s["rows"] > r.o[1]
+            else []
+        ),
+        end_max=8,
+    )
+)
 BY_NAME = {e.name: e for e in EXAMPLES}
 
 
@@ -295,6 +485,7 @@ class ParamInfo:
     kind: str  # "array", "local", "index", "int", "float"
     dtype: str = ""  # an array's element dtype, a scalar's type name
     static: int | None = None  # elements of a static memref shape
+    constant: bool = False  # constant memory (2): a read-only array is fine
 
 
 def param_infos(kernel: mux.Kernel) -> list[ParamInfo]:
@@ -308,9 +499,9 @@ def param_infos(kernel: mux.Kernel) -> list[ParamInfo]:
             dtype = _DTYPES[str(p.type.element_type)]
             if p.is_local and static is not None:  # a LocalBuffer's size: bytes
                 static *= np.dtype(dtype).itemsize
-            infos.append(
-                ParamInfo(p.name, "local" if p.is_local else "array", dtype, static)
-            )
+            kind = "local" if p.is_local else "array"
+            constant = p.address_space == 2
+            infos.append(ParamInfo(p.name, kind, dtype, static, constant))
         else:
             name = str(p.type)
             kind = "index" if name == "index" else "float" if name[0] == "f" else "int"
@@ -372,9 +563,13 @@ class Case:
 
     @property
     def tag(self) -> str:
-        """What is to refuse the launch: "" (nothing), "runtime", "extent"."""
+        """What is to refuse the launch: "" (nothing), "runtime", "extent", or
+        "unsure" (it may run: `Need.certain`)."""
         tags = {t for t, _ in self.violations}
-        return "runtime" if "runtime" in tags else "extent" if tags else ""
+        for tag in ("runtime", "extent", "unsure"):
+            if tag in tags:
+                return tag
+        return ""
 
     def describe(self) -> str:
         args = ", ".join(a.describe() for a in self.args)
@@ -584,6 +779,16 @@ def _draw(rng: random.Random, seed: int, index: int) -> tuple[Case, int]:
     dims = example.dims if rng.random() < 0.6 else rng.randint(1, 3)
     sizes = _draw_sizes(rng, dims, bad)
     offsets = _draw_offsets(rng, dims, sizes, bad)
+    if example.end_max is not None and rng.random() < (0.5 if short else 0.9):
+        sizes[0] = _as_integer(rng, rng.randint(1, example.end_max))
+        x = rng.randint(0, example.end_max - int(sizes[0]))
+        if dims == 1:
+            offsets = x
+        else:
+            rest = (
+                offsets[1:] if isinstance(offsets, tuple) else (offsets,) * (dims - 1)
+            )
+            offsets = (x, *rest)
     local = _draw_local(rng, dims, sizes, example.local_max is not None, bad)
     global_size = sizes[0] if dims == 1 and rng.random() < 0.6 else tuple(sizes)
     violations: list[tuple[str, str]] = []
@@ -637,16 +842,18 @@ def _draw(rng: random.Random, seed: int, index: int) -> tuple[Case, int]:
         if need is not None and amount < need.amount:
             violations.append(
                 (
-                    "extent",
+                    "extent" if need.certain else "unsure",
                     f"{info.name} has {amount}, needs {need.text} = {need.amount}",
                 )
             )
-    if example.local_max is not None and not isinstance(device, str):
-        for d, bound in enumerate(example.local_max):
-            if lsz[d] > bound:
+    if not isinstance(device, str):
+        # a work-group is never larger than the range: min(local, global) items
+        for d, bound in enumerate(example.local_max or ()):
+            if min(lsz[d], g[d]) > bound:
                 violations.append(
                     ("extent", f"local_size({d}) = {lsz[d]} is over the tile's {bound}")
                 )
+        violations.extend(("extent", text) for text in example.limits(range_))
     if rng.random() < 0.05 * bad:
         args = args[:-1] if rng.random() < 0.5 else [*args, Arg("value", value=1)]
         violations.append(("runtime", "wrong number of arguments"))
@@ -677,7 +884,8 @@ def _draw_array(
     if roll < 0.13 and n >= 2:  # numpy calls an array of 0 or 1 contiguous
         return Arg("array", dtype, n, "strided"), "a strided array"
     if roll < 0.16:
-        return Arg("array", dtype, n, "readonly"), "a read-only array"
+        read_only = None if info.constant else "a read-only array"
+        return Arg("array", dtype, n, "readonly"), read_only
     if roll < 0.18:
         return Arg("array", dtype, n, "list"), "a list"
     variant = "2d" if rng.random() < 0.1 and n % 4 == 0 and n else "plain"
@@ -911,7 +1119,7 @@ def classify(case: Case, outcome: str) -> str:
         return "failure"
     if case.holds:
         return "" if outcome == "ok" else "failure"
-    if outcome == "refused":
+    if outcome == "refused" or (case.tag == "unsure" and outcome == "ok"):
         return ""
     return "failure" if case.tag == "runtime" else "unrefused"
 
@@ -955,6 +1163,7 @@ def summary(records: list[dict[str, Any]], seed: int, shown: int = 5) -> str:
         row("runtime violation", [r for r in records if r["tag"] == "runtime"])
     )
     lines.append(row("extent violation", [r for r in records if r["tag"] == "extent"]))
+    lines.append(row("unsure (wraps)", [r for r in records if r["tag"] == "unsure"]))
     lines.append("by example:")
     for example in EXAMPLES:
         rows = [r for r in records if r["example"] == example.name]

@@ -111,6 +111,18 @@ CASES = {
         {"global_size": (48, 32), "local_size": (16, 16)},
         [0, 1],
     ),
+    "dma_tile (non-uniform groups): buffers reached through DMA": (
+        "dma_tile",
+        lambda: [np.ones(50 * 30, f32), np.zeros(50 * 30, f32), 50],
+        {"global_size": (50, 30), "local_size": (16, 16)},
+        [0, 1],
+    ),
+    "scale_rows: static inner dimensions": (
+        "scale_rows",
+        lambda: [np.ones(80, f32), np.ones(8, f32), f32(2), 10, np.zeros(80, f32)],
+        {"global_size": (8, 12), "local_size": (4, 4)},
+        [0, 1, 4],
+    ),
     "transpose (non-uniform groups)": (
         "transpose",
         lambda: [np.ones(50 * 40, f32), np.zeros(50 * 40, f32), 50, 40],
@@ -566,12 +578,14 @@ def test_concrete_runs_record_only_exact_indices():
     np.testing.assert_array_equal(out, [0, 7, 7, 7])
 
 
-def test_an_address_that_may_wrap_is_unknown():
+def test_an_index_whose_byte_address_wraps_is_still_exact():
+    """Element indices are exact integers: one past 2^63 bytes (whose address
+    wraps in 64 bits) is outside any array, and a concrete run says so."""
     params = "%m: memref<?x1099511627776xf32, 1>, %n: index"
     body = f"""
   {ZERO}  memref.store %z, %m[%gid, %c0] : memref<?x1099511627776xf32, 1>"""
-    may, _ = _may(body, params, Launch.of((1 << 23,), (1,), (0,), {1: 0}))
-    assert may[0] is None
+    may, must = _may(body, params, Launch.of((1 << 23,), (1,), (0,), {1: 0}))
+    assert may[0] == must[0] == (0, ((1 << 23) - 1) << 40)
     may, _ = _may(body, params, Launch.of((1 << 20,), (1,), (0,), {1: 0}))
     assert may[0] == (0, ((1 << 20) - 1) << 40)
 
@@ -614,3 +628,153 @@ def test_unknown_region_op_makes_every_buffer_unknown():
     may, must = _may(body, OUT, _launch())
     assert may == {0: None}
     assert must == {0: (0, 99)}
+
+
+# -- variables, DMA and huge offsets ------------------------------------------------
+
+
+def _refused(kernel, args, match, **launch):
+    """Asserts the launch is refused with a message matching `match` and that
+    no array changed."""
+    arrays = [a for a in args if isinstance(a, np.ndarray)]
+    before = [a.copy() for a in arrays]
+    with pytest.raises(mux.LaunchError, match=match) as error:
+        kernel(*args, **launch)
+    for old, new in zip(before, arrays, strict=True):
+        np.testing.assert_array_equal(old, new)
+    return str(error.value)
+
+
+def test_local_variable_indexed_past_its_dimension():
+    """transpose's tile is memref<16x17xf32, 3> indexed [ly, lx]: a work-group
+    32 wide indexes column 31 of 17 (linearly still inside the tile)."""
+    kernel = _kernel("transpose")
+    args = [np.ones(64 * 4, f32), np.zeros(64 * 4, f32), 64, 4]
+    message = _refused(
+        kernel,
+        args,
+        re.escape("local variable 'tile' (memref<16x17xf32, 3>): work-item ("),
+        global_size=(64, 4),
+        local_size=(32, 4),
+    )
+    assert "uses index 31 in its dimension 1, which has 17" in message
+    kernel(*args, global_size=(64, 4), local_size=(16, 4))
+
+
+def test_local_variable_past_its_elements_through_dma():
+    """dma_tile's DMA fills local_size(1) rows of 64 bytes of its 16 x 16 tile:
+    32 rows are 2048 bytes of 1024."""
+    kernel = _kernel("dma_tile")
+    args = [np.ones(4 * 64, f32), np.zeros(4 * 64, f32), 4]
+    _refused(
+        kernel,
+        args,
+        r"local variable 'tile' \(memref<16x16xf32, 3>\): work-item \(\d+, \d+\) "
+        r"\(local id \(\d+, \d+\)\) (accesses element|uses index)",
+        global_size=(4, 64),
+        local_size=(4, 32),
+    )
+    kernel(*args, global_size=(4, 64), local_size=(4, 16))
+
+
+PRIVATE = """
+func.func @private(%out: memref<?xi32, 1>)
+    attributes {mux.kernel = "entry-point"} {
+  %d = arith.constant 0 : i32
+  %gid = mux.get_global_id %d
+  %lid = mux.get_local_id %d
+  %priv = memref.alloca() : memref<4xi32>
+  memref.store %d, %priv[%lid] : memref<4xi32>
+  %v = memref.load %priv[%lid] : memref<4xi32>
+  memref.store %v, %out[%gid] : memref<?xi32, 1>
+  func.return
+}
+"""
+
+
+def test_private_array_indexed_past_its_shape():
+    kernel = mux.compile(PRIVATE).kernel("private")
+    out = np.ones(16, np.int32)
+    message = _refused(
+        kernel,
+        [out],
+        re.escape("private array 'priv' (memref<4xi32>): work-item ("),
+        global_size=16,
+        local_size=8,
+    )
+    assert "(local id (7)) uses index 7 in its dimension 0, which has 4" in message
+    kernel(out, global_size=16, local_size=4)
+    np.testing.assert_array_equal(out, np.zeros(16, np.int32))
+
+
+def test_static_dimension_of_a_parameter():
+    """scale_rows' w is memref<8xf32, 2> indexed by the column: a range 9 wide
+    indexes w[8] (and m[r, 8], the next row's first element) for the rows inside;
+    with no row inside nothing is accessed and the launch runs."""
+    kernel = _kernel("scale_rows")
+    m, w, out = np.ones(88, f32), np.ones(8, f32), np.zeros(88, f32)
+    _refused(
+        kernel,
+        [m, w, f32(2), 10, out],
+        r"argument '(m|w|out)'.*: work-item \(8, \d\) (accesses element 8$|uses "
+        r"index 8 in its dimension [01], which has 8)",
+        global_size=(9, 10),
+        local_size=(1, 1),
+    )
+    kernel(m, w, f32(2), 0, out, global_size=(9, 10), local_size=(1, 1))
+    assert not out.any()
+
+
+def test_dma_pointer_of_a_buffer_is_followed():
+    """dma_tile reaches its buffers as `llvm.getelementptr` of their bare
+    pointers: the analysis follows them to the elements the DMA covers."""
+    kernel = _kernel("dma_tile")
+    bounds = KernelBounds(kernel.function, kernel.params)
+    launch = Launch.of((50, 30), (16, 16), (0, 0), {2: 50})
+    must = bounds.witness(launch)
+    assert must == {0: (0, 1499), 1: (0, 1499)}
+    # far too short: refused, not a crash
+    _refused(
+        kernel,
+        [np.zeros(0, f32), np.zeros(0, f32), 1671772],
+        "argument 'input': the array has 0 elements, the launch needs",
+        global_size=(1671772, 5),
+        local_size=(1, 5),
+    )
+
+
+def test_offsets_near_2_63():
+    """reduce with a global offset of 2^63 - 2^40: its input index is exact,
+    past 2^61 elements (its byte address wraps); transpose with offsets of 2^62:
+    y * width + x wraps to -2^63, an element before the first."""
+    reduce = _kernel("reduce")
+    message = _refused(
+        reduce,
+        [np.ones(1, f32), np.zeros(16980, f32), mux.LocalBuffer(32)],
+        "argument 'input': the array has 1 elements, the launch needs",
+        global_size=135833,
+        local_size=8,
+        global_offset=2**63 - 2**40,
+    )
+    assert f"needs {2**63 - 2**40 + 135833}:" in message
+    transpose = _kernel("transpose")
+    _refused(
+        transpose,
+        [np.ones(1, f32), np.ones(1, f32), 1, 30],
+        re.escape(f"accesses its element {-(2**63)}, before the first"),
+        global_size=(1, 30),
+        local_size=(1, 1),
+        global_offset=(2**62, 2**62),
+    )
+
+
+def test_concrete_arithmetic_wraps_as_the_op_does():
+    """One value (a constant, a concrete run's id) is computed as arith does it,
+    wrapping in its type; an interval that may wrap stays unknown."""
+    body = f"""
+  {ZERO}  %big = arith.constant 4611686018427387904 : index
+  %x = arith.muli %big, %n : index
+  %i = arith.addi %x, %gid : index
+  {STORE.format("%i")}"""
+    may, must = _may(body, OUT, _launch(g=8, size=8, n=4))
+    assert may[0] == must[0] == (0, 7)  # 2^62 * 4 wraps to 0

@@ -75,11 +75,6 @@ def test_only_too_short_buffers_crash_or_write_outside(records):
     assert not wrong, _show(wrong)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the bounds analysis (issue 13, point 4: buffer extents against the "
-    "NDRange) is not merged: launches with too short buffers still run",
-)
 def test_launches_with_too_short_buffers_are_refused(records):
     wrong = [r for r in records if r["tag"] == "extent" and r["outcome"] != "refused"]
     assert not wrong, _show(wrong)
