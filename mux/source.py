@@ -231,6 +231,25 @@ def error_at(op: Operation, message: str) -> VerifyException:
     return error
 
 
+def _check_printable(op: Operation) -> None:
+    """Property values xDSL's printers look up unchecked: its verifiers print ops in
+    their messages, so these are checked before any verifier runs."""
+    if isinstance(op, llvm.FuncOp):
+        for name in ("visibility_", "unnamed_addr"):
+            value = op.properties.get(name)
+            if isinstance(value, IntegerAttr) and value.value.data not in (0, 1, 2):
+                raise error_at(op, f"{name} {value.value.data} is not 0, 1 or 2")
+    count = _PREDICATES.get(type(op))
+    if count is not None:
+        predicate = op.predicate.value.data  # pyright: ignore
+        if not 0 <= predicate < count:
+            raise error_at(op, f"predicate {predicate} is not in [0, {count})")
+    if isinstance(op, llvm.LoadOp | llvm.StoreOp):
+        ordering = op.ordering.value.data
+        if ordering != 0 and ordering not in llvm.ATOMIC_ORDERING_KEYWORDS:
+            raise error_at(op, f"ordering {ordering} is not an LLVM atomic ordering")
+
+
 def check_structure(module: ModuleOp) -> None:
     """What xDSL 0.74's verifier assumes but does not check first, checked before it
     runs (its verifiers would fail with KeyError, ValueError, RecursionError...):
@@ -238,6 +257,10 @@ def check_structure(module: ModuleOp) -> None:
     * every op has the properties and attributes its definition requires (xDSL
       verifies an op's nested ops before the op itself, and `func.return`'s verifier
       reads its function's `function_type`);
+    * property values xDSL's printers look up unchecked (`_check_printable`): a
+      comparison's predicate in range (`arith.cmpi` with predicate 63), an
+      `llvm.func` visibility or `unnamed_addr` of 0, 1 or 2, an `llvm.load`/`store`
+      ordering that is an LLVM atomic ordering (a verifier's message prints the op);
     * an op with a symbol table (`builtin.module`) has one block (the verifier of a
       call looks its callee up there before the module's own verifier runs);
     * an `scf.while`'s regions have one block each, whose arguments, and the
@@ -258,6 +281,7 @@ def check_structure(module: ModuleOp) -> None:
     for op in module.walk():
         if isinstance(op, IRDLOperation):
             _check_required(op)
+        _check_printable(op)
         if op.has_trait(SymbolTable) and any(len(r.blocks) > 1 for r in op.regions):
             raise error_at(op, "a symbol table has a single block")
         if isinstance(op, scf.WhileOp):
@@ -394,13 +418,9 @@ _PREDICATES = {
 def _verify_more(module: ModuleOp) -> None:
     """What xDSL 0.74's verifiers accept and the passes cannot compile:
 
-    * a comparison's predicate out of range (`arith.cmpi` with predicate 63: xDSL
-      checks only that it is an integer);
     * an `scf.if` whose `scf.yield`s do not yield its results (xDSL checks the
       yields of `scf.for` and `scf.index_switch`, not those of `scf.if`; an
       `scf.if` with results and empty regions gets yields of nothing);
-    * an `llvm.func` visibility or `unnamed_addr` other than 0, 1 or 2 (xDSL's
-      printer asserts it is one of them);
     * an op at the top level of the module that is not a symbol (a function or a
       global): nothing runs it, and the passes look for every op in a function.
       A nested `builtin.module` is not compiled either: one module is one program;
@@ -409,9 +429,7 @@ def _verify_more(module: ModuleOp) -> None:
     * an `llvm.mlir.global` whose initializer region returns a value of another
       type than the global's (LLVM refuses the initializer);
     * a function or a global anywhere but at the top level of the module (inside a
-      function's body): the symbol tables the passes use hold only the module's;
-    * an `llvm.load`/`llvm.store` ordering that is not an LLVM atomic ordering
-      (xDSL's printer looks it up in its table of keywords).
+      function's body): the symbol tables the passes use hold only the module's.
     """
     for op in module.ops:
         if isinstance(op, ModuleOp) or not op.has_trait(SymbolOpInterface):
@@ -424,31 +442,16 @@ def _verify_more(module: ModuleOp) -> None:
         if isinstance(name, StringAttr) and not name.data:
             raise error_at(op, "a symbol's name is not empty")
     for op in module.walk():
-        if isinstance(op, llvm.FuncOp):
-            for name in ("visibility_", "unnamed_addr"):
-                value = op.properties.get(name)
-                if isinstance(value, IntegerAttr) and value.value.data not in (0, 1, 2):
-                    raise error_at(op, f"{name} {value.value.data} is not 0, 1 or 2")
         if isinstance(op, scf.IfOp):
             _check_if_yields(op)
         if isinstance(op, llvm.GlobalOp):
             _check_global_initializer(op)
-        if isinstance(op, llvm.LoadOp | llvm.StoreOp):
-            ordering = op.ordering.value.data
-            if ordering != 0 and ordering not in llvm.ATOMIC_ORDERING_KEYWORDS:
-                message = f"ordering {ordering} is not an LLVM atomic ordering"
-                raise error_at(op, message)
         parent = op.parent_op()
         if isinstance(op, _TOP_LEVEL_ONLY) and not isinstance(parent, ModuleOp):
             where = parent.name if parent is not None else "nothing"
             raise error_at(
                 op, f"is defined at the top level of a module, not inside {where}"
             )
-        count = _PREDICATES.get(type(op))
-        if count is not None:
-            predicate = op.predicate.value.data  # pyright: ignore
-            if not 0 <= predicate < count:
-                raise error_at(op, f"predicate {predicate} is not in [0, {count})")
 
 
 def _types(values: Iterable[SSAValue]) -> str:

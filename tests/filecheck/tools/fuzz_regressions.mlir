@@ -389,3 +389,16 @@ func.func @k() attributes {mux.kernel = "entry-point"} {
   %byte = "llvm.load"(%s) <{ordering = 63 : i64}> : (!llvm.ptr<3>) -> i8
   func.return
 }
+
+// -----
+
+// The same load, its pointer defined at the module's top level: xDSL's verifier of
+// the function printed the load in its message (KeyError), before any check of ours
+// ran after it.
+// CHECK: llvm.load: ordering 63 is not an LLVM atomic ordering
+llvm.mlir.global internal @s() {addr_space = 3 : i32} : i8
+  %s = llvm.mlir.addressof @s : !llvm.ptr<3>
+func.func @k() attributes {mux.kernel = "entry-point"} {
+  %byte = "llvm.load"(%s) <{ordering = 63 : i64}> : (!llvm.ptr<3>) -> i8
+  func.return
+}
