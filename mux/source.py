@@ -239,15 +239,22 @@ def _check_printable(op: Operation) -> None:
             value = op.properties.get(name)
             if isinstance(value, IntegerAttr) and value.value.data not in (0, 1, 2):
                 raise error_at(op, f"{name} {value.value.data} is not 0, 1 or 2")
+    # Run before the verifiers, which check the properties' kinds: a property of
+    # another kind (`predicate = {}`) is left to them.
     count = _PREDICATES.get(type(op))
-    if count is not None:
-        predicate = op.predicate.value.data  # pyright: ignore
-        if not 0 <= predicate < count:
-            raise error_at(op, f"predicate {predicate} is not in [0, {count})")
-    if isinstance(op, llvm.LoadOp | llvm.StoreOp):
-        ordering = op.ordering.value.data
-        if ordering != 0 and ordering not in llvm.ATOMIC_ORDERING_KEYWORDS:
-            raise error_at(op, f"ordering {ordering} is not an LLVM atomic ordering")
+    predicate = op.properties.get("predicate")
+    if (
+        count is not None
+        and isinstance(predicate, IntegerAttr)
+        and not 0 <= predicate.value.data < count
+    ):
+        message = f"predicate {predicate.value.data} is not in [0, {count})"
+        raise error_at(op, message)
+    ordering = op.properties.get("ordering")
+    if isinstance(op, llvm.LoadOp | llvm.StoreOp) and isinstance(ordering, IntegerAttr):
+        value = ordering.value.data
+        if value != 0 and value not in llvm.ATOMIC_ORDERING_KEYWORDS:
+            raise error_at(op, f"ordering {value} is not an LLVM atomic ordering")
 
 
 def check_structure(module: ModuleOp) -> None:

@@ -402,3 +402,23 @@ func.func @k() attributes {mux.kernel = "entry-point"} {
   %byte = "llvm.load"(%s) <{ordering = 63 : i64}> : (!llvm.ptr<3>) -> i8
   func.return
 }
+
+// -----
+
+// Properties of the wrong kind where a predicate or an ordering is read: the checks
+// that run before the verifiers leave them to the verifiers.
+// CHECK: {} should be of base attribute integer
+func.func @k(%a: i64, %b: i64) -> i1 {
+  %uge = "arith.cmpi"(%a, %b) <{predicate = {}}> : (i64, i64) -> i1
+  func.return %uge : i1
+}
+
+// -----
+
+// CHECK: "x" should be of base attribute integer
+llvm.mlir.global internal @s() {addr_space = 3 : i32} : i8
+func.func @k() attributes {mux.kernel = "entry-point"} {
+  %s = llvm.mlir.addressof @s : !llvm.ptr<3>
+  %byte = "llvm.load"(%s) <{ordering = "x"}> : (!llvm.ptr<3>) -> i8
+  func.return
+}
