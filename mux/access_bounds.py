@@ -1772,11 +1772,7 @@ def _itemsize(element: Any) -> int:
 
 def _signed(value: Any, w: int) -> int:
     """A scalar argument as the signed value the kernel sees."""
-    v = int(value)
-    if w == 1:
-        return v & 1
-    v %= 1 << w
-    return v - (1 << w) if v > _smax(w) else v
+    return _wrap(int(value), w)
 
 
 def _covers(found: Itv, want: Itv) -> bool:

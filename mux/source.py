@@ -30,6 +30,7 @@ from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from dialects.attributes import is_kernel, verify_mux_attributes
+from lowering.uniformity import successors
 from mux import diagnostics
 from mux.diagnostics import LocatingParser
 
@@ -363,21 +364,20 @@ def _block_dominators(region: Region) -> dict[Block, set[Block]]:
     """The dominators of each block of `region` reachable from its entry (an
     unreachable block is absent: whatever it uses, it never runs)."""
     blocks = list(region.blocks)
-    successors = {
-        block: [s for s in (block.last_op.successors if block.last_op else ())]
-        for block in blocks
-    }
+    following = {block: successors(block) for block in blocks}
     reachable: list[Block] = []
+    seen: set[Block] = set()
     stack = [blocks[0]]
     while stack:
         block = stack.pop()
-        if block in reachable or block not in successors:
+        if block in seen or block not in following:
             continue
+        seen.add(block)
         reachable.append(block)
-        stack.extend(successors[block])
+        stack.extend(following[block])
     predecessors: dict[Block, list[Block]] = {block: [] for block in reachable}
     for block in reachable:
-        for successor in successors[block]:
+        for successor in following[block]:
             if successor in predecessors:
                 predecessors[successor].append(block)
     everything = set(reachable)
