@@ -46,19 +46,15 @@ from xdsl.passes import ModulePass
 from dialects import attributes as mux_attrs
 from dialects import llvmx
 from dialects.scheduling import WORK_GROUP_INFO
-from lowering.utils import (
-    POINTER,
-    SIZE_T,
-    PassError,
-    StructFields,
-    alloca,
+from lowering.common.builders import POINTER, SIZE_T, alloca, build_for, const
+from lowering.common.errors import PassError
+from lowering.common.functions import (
     base_name,
-    build_for,
-    const,
     kernel_entry_points,
     mark_internal,
     new_function,
 )
+from lowering.common.structs import StructFields
 
 SUFFIX = ".host-entry-hook"
 ARG_NAMES = (

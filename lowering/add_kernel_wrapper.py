@@ -76,19 +76,15 @@ from dialects import attributes as mux_attrs
 from dialects import llvmx
 from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
 from dialects.scheduling import WORK_ITEM_INFO
-from lowering.to_llvm.types import from_memory, memory_type
-from lowering.utils import (
-    POINTER,
-    SIZE_T,
-    PassError,
-    alloca,
+from lowering.common.builders import POINTER, SIZE_T, alloca, const, to_index
+from lowering.common.errors import PassError
+from lowering.common.functions import (
     base_name,
-    const,
     kernel_entry_points,
     mark_internal,
     new_function,
-    to_index,
 )
+from lowering.common.layout import from_memory, memory_type
 
 SUFFIX = ".mux-kernel-wrapper"
 LOCAL_BUFFER_ALIGNMENT = 128

@@ -35,8 +35,8 @@ from xdsl.passes import ModulePass
 from dialects import attributes as mux_attrs
 from dialects import mux
 from dialects.scheduling import DEFAULT_SCHEDULING_PARAMETERS
-from lowering.utils import (
-    POINTER,
+from lowering.common.builders import POINTER
+from lowering.common.functions import (
     append_arguments,
     callers_of,
     enclosing_function,

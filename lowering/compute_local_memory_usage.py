@@ -33,11 +33,11 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from dialects import attributes as mux_attrs
+from lowering.common.functions import functions, kernel_entry_points, reachable_from
 from lowering.replace_module_scope_vars import (
     ModuleScopeLocals,
     find_module_scope_locals,
 )
-from lowering.utils import functions, kernel_entry_points, reachable_from
 
 
 def local_memory_usage(

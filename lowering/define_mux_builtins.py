@@ -88,18 +88,17 @@ from xdsl.rewriter import InsertPoint
 from dialects import attributes as mux_attrs
 from dialects import llvmx, mux
 from dialects.scheduling import WORK_GROUP_INFO, WORK_ITEM_INFO
-from lowering.dispatch import TypeDispatch
-from lowering.group_ops import identity
-from lowering.utils import (
-    PassError,
-    StructFields,
-    const,
-    constant_int,
+from lowering.common.builders import const, constant_int
+from lowering.common.dispatch import TypeDispatch
+from lowering.common.errors import PassError
+from lowering.common.functions import (
     enclosing_function,
     kernel_entry_points,
     reachable_from,
 )
-from lowering.vec_group import DefineVecGroup
+from lowering.common.group_ops import identity
+from lowering.common.structs import StructFields
+from lowering.common.vec_group import DefineVecGroup
 
 # (struct, field, default) of the queries that read one element of an array field.
 _ARRAY_FIELDS: dict[type[Operation], tuple[str, str, int]] = {
@@ -198,7 +197,7 @@ class DefineSubGroupBuiltin(RewritePattern):
     source: ClassVar[tuple[type[Operation], ...]] = (
         _SUB_GROUP_SIZE_QUERIES + _SUB_GROUP_OPS
     )
-    """The ops it defines (`lowering.dispatch`)."""
+    """The ops it defines (`lowering.common.dispatch`)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, self.source):
@@ -274,7 +273,7 @@ class DefineBuiltin(RewritePattern):
         mux.GetLocalLinearIdOp,
         mux.GetGlobalLinearIdOp,
     )
-    """The ops it defines (`lowering.dispatch`)."""
+    """The ops it defines (`lowering.common.dispatch`)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         kind = type(op)

@@ -84,15 +84,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import attributes as mux_attrs
 from dialects import llvmx, mux
-from lowering.to_llvm.types import ConversionError, check_memref, convert_type
-from lowering.utils import (
-    PassError,
-    build_for,
-    build_if,
-    const,
-    enclosing_function,
-    from_index,
-)
+from lowering.common.builders import build_for, build_if, const, from_index
+from lowering.common.errors import PassError
+from lowering.common.functions import enclosing_function
+from lowering.common.llvm_types import ConversionError, check_memref, convert_type
 
 EVENT_TYPE = i32
 """What `!mux.dma_event` becomes."""

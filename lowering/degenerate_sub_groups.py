@@ -45,13 +45,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import attributes as mux_attrs
 from dialects import mux
-from lowering.utils import (
-    PassError,
-    const,
-    functions,
-    kernel_entry_points,
-    reachable_from,
-)
+from lowering.common.builders import const
+from lowering.common.errors import PassError
+from lowering.common.functions import functions, kernel_entry_points, reachable_from
 
 _COLLECTIVES: dict[type[Operation], type[Operation]] = {
     mux.SubGroupReduceOp: mux.WorkGroupReduceOp,

@@ -44,12 +44,14 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from dialects import attributes as mux_attrs
+from lowering.common.errors import PassError
+from lowering.common.functions import functions, reachable_from
+from lowering.common.options import NameOption
 from lowering.transfer_kernel_metadata import (
     check_no_recursive_kernel,
     encode_kernel,
     parse_order,
 )
-from lowering.utils import NameOption, PassError, functions, reachable_from
 
 
 @dataclass(frozen=True)

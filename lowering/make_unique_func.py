@@ -19,13 +19,9 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.passes import ModulePass
 
-from lowering.utils import (
-    NameOption,
-    PassError,
-    callers_of,
-    functions,
-    kernel_entry_points,
-)
+from lowering.common.errors import PassError
+from lowering.common.functions import callers_of, functions, kernel_entry_points
+from lowering.common.options import NameOption
 
 
 @dataclass(frozen=True)

@@ -56,16 +56,16 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import mux
-from lowering.group_exchanges import SUB_GROUP_EXCHANGES
-from lowering.to_llvm.scf import lower_scf_to_cf
-from lowering.utils import (
-    PassError,
+from lowering.common.errors import PassError
+from lowering.common.functions import (
     callers_of,
     calls_in,
     enclosing_function,
     functions,
     kernel_entry_points,
 )
+from lowering.common.scf_to_cf import lower_scf_to_cf
+from lowering.scheduling.group_exchanges import SUB_GROUP_EXCHANGES
 
 BARRIER_LIKE: tuple[type[Operation], ...] = (
     mux.WorkGroupBarrierOp,

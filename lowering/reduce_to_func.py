@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from dialects import attributes as mux_attrs
-from lowering.utils import functions, reachable_from
+from lowering.common.functions import functions, reachable_from
 
 
 @dataclass(frozen=True)

@@ -93,8 +93,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from dialects import atomic
 from dialects.llvmx import AtomicBinOp, AtomicOrdering
 from dialects.mux import address_space_of
-from lowering.to_llvm.types import constant_int
-from lowering.utils import PassError, callers_of, functions
+from lowering.common.builders import constant_int
+from lowering.common.errors import PassError
+from lowering.common.functions import callers_of, functions
 
 LEGACY_ORDERING = AtomicOrdering.MONOTONIC
 """The ordering of the OpenCL 1.x functions (see the module docstring)."""

@@ -93,9 +93,11 @@ from xdsl.rewriter import InsertPoint
 
 from dialects import attributes as mux_attrs
 from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
-from lowering.to_llvm.types import ConversionError, round_up
-from lowering.to_llvm.types import storage as type_storage
-from lowering.utils import PassError, append_arguments, callers_of, functions
+from lowering.common.errors import PassError
+from lowering.common.functions import append_arguments, callers_of, functions
+from lowering.common.layout import round_up
+from lowering.common.layout import storage as type_storage
+from lowering.common.llvm_types import ConversionError
 
 BUFFER_NAME = "local_vars"
 LOCAL_POINTER = llvm.LLVMPointerType(IntAttr(ADDRESS_SPACE_LOCAL))

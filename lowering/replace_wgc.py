@@ -97,10 +97,12 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from dialects import attributes as mux_attrs
 from dialects import mux
 from dialects.mux import GroupOperation
-from lowering.group_ops import combine, identity
+from lowering.common.builders import build_if, const
+from lowering.common.errors import PassError
+from lowering.common.group_ops import combine, identity
+from lowering.common.layout import storage
+from lowering.common.llvm_types import ConversionError
 from lowering.prepare_barriers import barrier_like_ops
-from lowering.to_llvm.types import ConversionError, storage
-from lowering.utils import PassError, build_if, const
 
 BARRIER_SEMANTICS = (mux.MemSemantics.ACQ_REL, mux.MemSemantics.WORK_GROUP_MEMORY)
 """The accumulator is local memory: the barriers order work-group memory."""

@@ -129,14 +129,10 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from dialects import attributes as mux_attrs
 from dialects import llvmx, mux
+from lowering.common.builders import const, constant_int
+from lowering.common.errors import PassError
+from lowering.common.functions import kernel_entry_points, mark_internal
 from lowering.to_llvm.arith import CASTS
-from lowering.utils import (
-    PassError,
-    const,
-    constant_int,
-    kernel_entry_points,
-    mark_internal,
-)
 
 _LINEAR_QUERIES = (mux.GetLocalLinearIdOp, mux.GetGlobalLinearIdOp)
 _PER_DIMENSION_QUERIES = (mux.GetLocalIdOp, mux.GetGlobalIdOp)

@@ -36,7 +36,8 @@ from xdsl.passes import ModulePass
 
 from dialects import attributes as mux_attrs
 from dialects.mux import WorkItemOrder
-from lowering.utils import PassError, call_cycle, functions
+from lowering.common.errors import PassError
+from lowering.common.functions import call_cycle, functions
 
 
 def parse_order(order: str) -> WorkItemOrder:

@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from dialects import attributes as mux_attrs
-from lowering.utils import PassError
+from lowering.common.errors import PassError
 
 DEVICE_SUB_GROUP_SIZES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
 """The sub-group sizes of the host device (`mux.compile(sub_group_size=...)` takes

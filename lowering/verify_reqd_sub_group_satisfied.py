@@ -30,7 +30,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from dialects import attributes as mux_attrs
-from lowering.utils import PassError, kernel_entry_points
+from lowering.common.errors import PassError
+from lowering.common.functions import kernel_entry_points
 
 
 @dataclass(frozen=True)

@@ -125,8 +125,18 @@ from dialects import attributes as mux_attrs
 from dialects import mux
 from dialects.attributes import barrier_schedule
 from dialects.mux import BarrierSchedule
-from lowering.active_items import build_bound_function
-from lowering.barrier_regions import (
+from lowering.common.builders import alloca, build_for, const, constant_int, from_index
+from lowering.common.errors import PassError
+from lowering.common.functions import (
+    base_name,
+    functions,
+    kernel_entry_points,
+    mark_internal,
+    new_function,
+    reachable_from,
+)
+from lowering.common.scf_to_cf import lower_scf_to_cf
+from lowering.scheduling.barrier_regions import (
     BARRIER,
     BarrierSplit,
     LiveValues,
@@ -136,27 +146,13 @@ from lowering.barrier_regions import (
     live_array,
     split_at_barriers,
 )
-from lowering.group_exchanges import (
+from lowering.scheduling.bounds import build_bound_function
+from lowering.scheduling.group_exchanges import (
     Exchange,
     GroupShape,
     build_exchange,
     exchange_ops,
     make_exchanges,
-)
-from lowering.to_llvm.scf import lower_scf_to_cf
-from lowering.utils import (
-    PassError,
-    alloca,
-    base_name,
-    build_for,
-    const,
-    constant_int,
-    from_index,
-    functions,
-    kernel_entry_points,
-    mark_internal,
-    new_function,
-    reachable_from,
 )
 
 INDEX = IndexType()
@@ -263,7 +259,7 @@ class _WorkGroup:
         scheduling); with `R` > 1 the loop over y steps by `R` (constant sizes, y a
         multiple of `R`, else a PassError), the rest of each of the `R` rows
         scalar. With `active` (returning `lo, hi` for the innermost looped
-        dimension: `lowering.active_items`), the innermost loop runs `x` in
+        dimension: `lowering.scheduling.bounds`), the innermost loop runs `x` in
         `[lo, hi)` but skips the group's last work-item, which runs after the
         loops, whatever the span: the wrapper follows its region id."""
         ids: dict[int, SSAValue] = {}
@@ -617,11 +613,11 @@ def _dispatch(
     """The wrapper's body with barriers: one block per region, each running the
     region's function for every work-item (their live structs in one array), then
     branching on the region id the work-items returned (0: the kernel returned).
-    A region with a bound function (`lowering.active_items`) runs only the work-items
-    it says may do something of their own, then the last one; the bound functions
-    are returned.
+    A region with a bound function (`lowering.scheduling.bounds`) runs only the
+    work-items it says may do something of their own, then the last one; the bound
+    functions are returned.
     A region after a collective starts with the collective itself
-    (`lowering.group_exchanges.build_exchange`)."""
+    (`lowering.scheduling.group_exchanges.build_exchange`)."""
     layout = live.layout(struct)
     items = _work_group_size(b, group.sizes)
     count = from_index(b, items, i64)

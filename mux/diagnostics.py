@@ -13,7 +13,7 @@ one message naming the op, with its line of source, rather than the whole module
 xDSL prints by default. With the environment variable `MUX_DIAGNOSTIC_IR=1` the
 IR the error is about follows, the op marked. `describe` formats an error:
 a `ParseError` (it has its place), an exception whose `op` attribute is the op at
-fault (`lowering.utils.PassError`, `convert-to-llvm`'s failures), or a verifier
+fault (`lowering.common.errors.PassError`, `convert-to-llvm`'s failures), or a verifier
 error, whose op `verify` finds.
 """
 

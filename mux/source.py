@@ -30,7 +30,7 @@ from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from dialects.attributes import is_kernel, verify_mux_attributes
-from lowering.uniformity import successors
+from lowering.common.cfg import dominators, reverse_post_order
 from mux import diagnostics
 from mux.diagnostics import LocatingParser
 
@@ -363,36 +363,9 @@ def _dominates(
 def _block_dominators(region: Region) -> dict[Block, set[Block]]:
     """The dominators of each block of `region` reachable from its entry (an
     unreachable block is absent: whatever it uses, it never runs)."""
-    blocks = list(region.blocks)
-    following = {block: successors(block) for block in blocks}
-    reachable: list[Block] = []
-    seen: set[Block] = set()
-    stack = [blocks[0]]
-    while stack:
-        block = stack.pop()
-        if block in seen or block not in following:
-            continue
-        seen.add(block)
-        reachable.append(block)
-        stack.extend(following[block])
-    predecessors: dict[Block, list[Block]] = {block: [] for block in reachable}
-    for block in reachable:
-        for successor in following[block]:
-            if successor in predecessors:
-                predecessors[successor].append(block)
-    everything = set(reachable)
-    result = {block: set(everything) for block in reachable}
-    result[blocks[0]] = {blocks[0]}
-    changed = True
-    while changed:
-        changed = False
-        for block in reachable[1:]:
-            preds = [result[p] for p in predecessors[block]]
-            new = set.intersection(*preds) if preds else set()
-            new = new | {block}
-            if new != result[block]:
-                result[block], changed = new, True
-    return result
+    entry = region.blocks.first
+    assert entry is not None
+    return dominators(reverse_post_order(entry))
 
 
 def _verify_op(op: Operation) -> None:

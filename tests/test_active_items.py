@@ -16,10 +16,10 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 import mux
-from lowering.active_items import BELOW, below_function
+from lowering.common.builders import constant_int
 from lowering.pipelines import HostPipeline
+from lowering.scheduling.bounds import BELOW, below_function
 from lowering.to_llvm import ConvertToLLVMPass
-from lowering.utils import constant_int
 from lowering.work_item_loops import BOUND_SUFFIX
 from mux.backend.jit import compile_ir
 from mux.backend.llvm_ir import translate

@@ -1,4 +1,4 @@
-"""lowering.group_ops: each identity leaves every value unchanged (checked with
+"""lowering.common.group_ops: each identity leaves every value unchanged (checked with
 numpy's version of each operation), and `combine` builds the arith op the spec's
 operation names."""
 
@@ -13,7 +13,7 @@ from xdsl.ir import Block
 from xdsl.rewriter import InsertPoint
 
 from dialects.mux import GroupOperation as G
-from lowering.group_ops import combine, identity, identity_value
+from lowering.common.group_ops import combine, identity, identity_value
 
 INTEGER = [G.ADD, G.MUL, G.SMIN, G.UMIN, G.SMAX, G.UMAX, G.AND, G.OR, G.XOR]
 FLOAT = [G.FADD, G.FMUL, G.FMIN, G.FMAX]

@@ -1,5 +1,5 @@
 """Booleans in memory: an `i1` element is a byte holding 0 or 1 (numpy's `bool`), on
-every path (`lowering.to_llvm.types.memory_type`).
+every path (`lowering.common.layout.memory_type`).
 
 Each kernel runs at several `vecz_width`s (0: the cost model's choice, 1: scalar, 4,
 8) and launch shapes (sizes that are not a multiple of the width, a last work-group

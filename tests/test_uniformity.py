@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from xdsl.dialects import func
 
-from lowering.to_llvm.scf import lower_scf_to_cf
-from lowering.uniformity import analyse
+from lowering.common.scf_to_cf import lower_scf_to_cf
+from lowering.scheduling.uniformity import analyse
 from mux.compiler import parse
 
 

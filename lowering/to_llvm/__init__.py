@@ -48,10 +48,10 @@ from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_cast
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException
 
-from lowering.dispatch import TypeDispatch, op_name
+from lowering.common.dispatch import TypeDispatch, op_name
+from lowering.common.llvm_types import ConversionError
+from lowering.common.scf_to_cf import lower_scf_to_cf
 from lowering.to_llvm import arith, atomic, cf, func, index, math, memref, vector
-from lowering.to_llvm.scf import lower_scf_to_cf
-from lowering.to_llvm.types import ConversionError
 
 PATTERNS: list[RewritePattern] = [
     *func.PATTERNS,
@@ -72,7 +72,7 @@ MUX_OPS_LEFT = (
 
 class _Dispatch(TypeDispatch):
     """The patterns of every dialect, tried on an op in their order, but only those
-    that convert an op of its kind (`lowering.dispatch`). Records on a
+    that convert an op of its kind (`lowering.common.dispatch`). Records on a
     `ConversionError` the op being converted."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:

@@ -45,24 +45,23 @@ from xdsl.pattern_rewriter import (
 )
 
 from dialects import llvmx
-from lowering.to_llvm.types import (
+from lowering.common.llvm_types import ConversionError, convert_type
+from lowering.to_llvm.building import (
+    ceil_div_signed,
+    ceil_div_unsigned,
+    constant,
+    floor_div_signed,
+    resize_integer,
+)
+from lowering.to_llvm.patterns import (
     CastToLLVM,
-    ConversionError,
     FloatBinaryToLLVM,
     FloatUnaryToLLVM,
     IntegerBinaryToLLVM,
     IntrinsicToLLVM,
     RoundingDivisionToLLVM,
-    ceil_div_signed,
-    ceil_div_unsigned,
-    constant,
-    convert_type,
-    fastmath,
-    floor_div_signed,
-    llvm_operands,
-    replace_op,
-    resize_integer,
 )
+from lowering.to_llvm.values import fastmath, llvm_operands, replace_op
 
 INTEGER_BINARY = {
     arith.AddiOp: llvm.AddOp,

@@ -30,13 +30,9 @@ from xdsl.pattern_rewriter import (
 )
 
 from dialects import atomic, llvmx
+from lowering.common.llvm_types import convert_type, natural_alignment
 from lowering.to_llvm.memref import element_address
-from lowering.to_llvm.types import (
-    convert_type,
-    llvm_operands,
-    natural_alignment,
-    replace_op,
-)
+from lowering.to_llvm.values import llvm_operands, replace_op
 
 ORDERING_CODES = {name: code for code, name in llvm.ATOMIC_ORDERING_KEYWORDS.items()}
 """The `ordering` numbers of xDSL's `llvm.load`/`llvm.store`, by ordering name."""

@@ -29,12 +29,9 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from dialects import llvmx
-from lowering.to_llvm.types import (
-    bit_width,
-    llvm_operands,
-    llvm_value,
-    resize_integer,
-)
+from lowering.common.llvm_types import bit_width
+from lowering.to_llvm.building import resize_integer
+from lowering.to_llvm.values import llvm_operands, llvm_value
 
 
 class BranchToLLVM(RewritePattern):

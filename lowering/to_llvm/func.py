@@ -38,14 +38,13 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from lowering.to_llvm.types import (
+from lowering.common.llvm_types import (
     ConversionError,
     convert_function_type,
     convert_type,
-    llvm_operands,
-    replace_op,
     results_type,
 )
+from lowering.to_llvm.values import llvm_operands, replace_op
 
 
 def convert_block_arguments(region: Region, rewriter: PatternRewriter) -> None:

@@ -28,22 +28,21 @@ from xdsl.dialects.builtin import IntegerAttr, UnregisteredAttr, i1, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from lowering.to_llvm.types import (
-    ConversionError,
-    IntegerBinaryToLLVM,
-    IntrinsicToLLVM,
-    RoundingDivisionToLLVM,
+from lowering.common.dispatch import op_name
+from lowering.common.llvm_types import ConversionError, convert_type
+from lowering.to_llvm.building import (
     ceil_div_signed,
     ceil_div_unsigned,
     constant,
-    convert_type,
     floor_div_signed,
-    llvm_operands,
-    matches,
-    op_name,
-    replace_op,
     resize_integer,
 )
+from lowering.to_llvm.patterns import (
+    IntegerBinaryToLLVM,
+    IntrinsicToLLVM,
+    RoundingDivisionToLLVM,
+)
+from lowering.to_llvm.values import llvm_operands, matches, replace_op
 
 INTEGER_BINARY = {
     "index.add": llvm.AddOp,

@@ -35,19 +35,14 @@ from xdsl.pattern_rewriter import (
 )
 
 from dialects import llvmx
-from lowering.to_llvm.types import (
-    ConversionError,
+from lowering.common.llvm_types import ConversionError, convert_type, element_type
+from lowering.to_llvm.building import constant, declare_function
+from lowering.to_llvm.patterns import (
     FloatBinaryToLLVM,
     FloatUnaryToLLVM,
     IntrinsicToLLVM,
-    constant,
-    convert_type,
-    declare_function,
-    element_type,
-    fastmath,
-    llvm_operands,
-    replace_op,
 )
+from lowering.to_llvm.values import fastmath, llvm_operands, replace_op
 
 FLOAT_UNARY = {
     math.SqrtOp: llvm.FSqrtOp,

@@ -62,23 +62,19 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from dialects import llvmx
-from lowering.to_llvm.types import (
+from lowering.common.builders import constant_int
+from lowering.common.layout import from_memory, memory_type, to_memory
+from lowering.common.llvm_types import (
     ConversionError,
     address_space,
-    constant,
-    constant_int,
     convert_type,
     element_count,
-    element_pointer,
-    from_memory,
-    llvm_operands,
-    memory_type,
     natural_alignment,
     pointer_type,
-    replace_op,
-    to_memory,
     value_attr,
 )
+from lowering.to_llvm.building import constant, element_pointer
+from lowering.to_llvm.values import llvm_operands, replace_op
 
 
 def _memref_type(value: SSAValue) -> MemRefType:

@@ -48,24 +48,21 @@ from xdsl.pattern_rewriter import (
 )
 
 from dialects import llvmx
-from lowering.to_llvm.types import (
+from lowering.common.layout import from_memory, memory_type, to_memory
+from lowering.common.llvm_types import (
     LLVM_FLOAT_TYPES,
-    CastToLLVM,
     ConversionError,
+    convert_type,
+    natural_alignment,
+)
+from lowering.to_llvm.building import (
     call_intrinsic,
     constant,
-    convert_type,
     element_pointer,
-    fastmath,
-    from_memory,
     intrinsic_name,
-    llvm_operands,
-    llvm_value,
-    memory_type,
-    natural_alignment,
-    replace_op,
-    to_memory,
 )
+from lowering.to_llvm.patterns import CastToLLVM
+from lowering.to_llvm.values import fastmath, llvm_operands, llvm_value, replace_op
 
 
 def _lane_index(rewriter: PatternRewriter, position: list[SSAValue | int]) -> SSAValue:

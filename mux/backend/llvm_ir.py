@@ -80,6 +80,7 @@ from xdsl.utils.exceptions import LLVMTranslationException
 from xdsl.utils.target import Target
 
 from dialects import llvmx
+from lowering.common.cfg import reverse_post_order
 
 __all__ = ["LLVMIRTarget", "TranslationError", "translate", "translate_module"]
 
@@ -468,29 +469,9 @@ a third of its time (`sgemm_naive` 166 -> 131 ms, `scan` 118 -> 78 ms)."""
 def _dominance_order(blocks: list[Block]) -> list[Block]:
     """The blocks in reverse post-order from the entry (a block comes after every
     block that dominates it), then the unreachable blocks in their own order."""
-    seen: set[Block] = set()
-    post_order: list[Block] = []
-    stack: list[tuple[Block, Iterator[Block]]] = [
-        (blocks[0], iter(_successors(blocks[0])))
-    ]
-    seen.add(blocks[0])
-    while stack:
-        block, successors = stack[-1]
-        for successor in successors:
-            if successor not in seen:
-                seen.add(successor)
-                stack.append((successor, iter(_successors(successor))))
-                break
-        else:
-            stack.pop()
-            post_order.append(block)
-    order = post_order[::-1]
-    return order + [block for block in blocks if block not in seen]
-
-
-def _successors(block: Block) -> Sequence[Block]:
-    terminator = block.last_op
-    return terminator.successors if terminator is not None else ()
+    order = reverse_post_order(blocks[0])
+    reached = set(order)
+    return order + [block for block in blocks if block not in reached]
 
 
 # --------------------------------------------------------------------------------------

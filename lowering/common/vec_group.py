@@ -35,7 +35,7 @@ from xdsl.rewriter import InsertPoint
 
 from dialects import mux
 from dialects.mux import GroupOperation
-from lowering.group_ops import combine, identity
+from lowering.common.group_ops import combine, identity
 
 _ANY_ALL: dict[type[Operation], GroupOperation] = {
     mux.VecGroupAnyOp: GroupOperation.LOGICAL_OR,
@@ -126,7 +126,7 @@ class DefineVecGroup(RewritePattern):
     """Replaces a vec-group collective by arithmetic on its lanes."""
 
     source = VEC_GROUP_OPS
-    """The ops it defines (`lowering.dispatch`)."""
+    """The ops it defines (`lowering.common.dispatch`)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if not isinstance(op, VEC_GROUP_OPS):

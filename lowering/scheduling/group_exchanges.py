@@ -39,7 +39,7 @@ last one possibly partial), `x` the operand of work-item `i`:
   shuffle_down).
 
 So every result equals a sequential fold in local linear order, from the identity
-(`lowering.group_ops`): a floating-point reduction is the left-to-right sum
+(`lowering.common.group_ops`): a floating-point reduction is the left-to-right sum
 `((identity + x0) + x1) + ...`, the same on every run and for every number of
 threads, but not necessarily the numpy pairwise sum.
 """
@@ -58,9 +58,10 @@ from xdsl.rewriter import InsertPoint
 
 from dialects import mux
 from dialects.mux import GroupOperation, MemScope
-from lowering.group_ops import combine, identity
-from lowering.to_llvm.types import from_memory, memory_type, to_memory
-from lowering.utils import PassError, const
+from lowering.common.builders import const
+from lowering.common.errors import PassError
+from lowering.common.group_ops import combine, identity
+from lowering.common.layout import from_memory, memory_type, to_memory
 
 WORK_GROUP_EXCHANGES: tuple[type[Operation], ...] = mux.WORK_GROUP_COLLECTIVE_OPS
 """The work-group collectives: always scheduled as barriers."""

@@ -79,13 +79,10 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import mux
-from lowering.uniformity import (
-    VARYING_QUERIES,
-    branch_condition,
-    incoming,
-    successors,
-)
-from lowering.utils import const, constant_int, new_function
+from lowering.common.builders import const, constant_int
+from lowering.common.cfg import branch_condition, incoming, successors
+from lowering.common.functions import new_function
+from lowering.scheduling.uniformity import VARYING_QUERIES
 
 INDEX = IndexType()
 

@@ -31,8 +31,8 @@ Here, on a kernel whose body is a CFG (`scf` already lowered to `cf`):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import partial
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, cf, func, memref
@@ -62,9 +62,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import mux
 from dialects.mux import AnyFloat, address_space_of
-from lowering.to_llvm.types import from_memory, memory_type, storage, to_memory
-from lowering.uniformity import analyse
-from lowering.utils import POINTER, PassError, const
+from lowering.common.builders import POINTER, const
+from lowering.common.cfg import dominators, reverse_post_order, successors
+from lowering.common.errors import PassError
+from lowering.common.layout import from_memory, memory_type, storage, to_memory
+from lowering.scheduling.uniformity import analyse
 
 BARRIER = mux.WorkGroupBarrierOp
 
@@ -141,11 +143,6 @@ class BarrierSplit:
     """Each block ending with a barrier -> the index of the region after it."""
 
 
-def _successors(block: Block) -> list[Block]:
-    last = block.last_op
-    return list(last.successors) if last is not None else []
-
-
 def split_at_barriers(kernel: func.FuncOp) -> BarrierSplit:
     """Splits the blocks of `kernel` after each barrier; finds the regions."""
     body = kernel.body
@@ -172,59 +169,14 @@ def split_at_barriers(kernel: func.FuncOp) -> BarrierSplit:
         regions.append(Region(len(regions), continuation, barrier))
         exits[block] = len(regions) - 1
     for region in regions:
-        region.blocks = _reverse_post_order(region.start, exits)
-        region.dominators = _dominators(region.blocks, exits)
+        edges = partial(_region_successors, exits=exits)
+        region.blocks = reverse_post_order(region.start, edges)
+        region.dominators = dominators(region.blocks, edges)
     return BarrierSplit(kernel, regions, exits)
 
 
 def _region_successors(block: Block, exits: dict[Block, int]) -> list[Block]:
-    return [] if block in exits else _successors(block)
-
-
-def _reverse_post_order(start: Block, exits: dict[Block, int]) -> list[Block]:
-    order: list[Block] = []
-    seen: set[Block] = {start}
-    stack: list[tuple[Block, Iterable[Block]]] = [
-        (start, iter(_region_successors(start, exits)))
-    ]
-    while stack:
-        block, successors = stack[-1]
-        following = next((s for s in successors if s not in seen), None)
-        if following is None:
-            order.append(block)
-            stack.pop()
-        else:
-            seen.add(following)
-            stack.append((following, iter(_region_successors(following, exits))))
-    return order[::-1]
-
-
-def _dominators(
-    blocks: list[Block], exits: dict[Block, int]
-) -> dict[Block, set[Block]]:
-    """Dominator sets of the region's blocks (the first block is the entry)."""
-    members = set(blocks)
-    preds: dict[Block, list[Block]] = {b: [] for b in blocks}
-    for b in blocks:
-        for s in _region_successors(b, exits):
-            if s in members:
-                preds[s].append(b)
-    dom = {b: set(blocks) for b in blocks}
-    dom[blocks[0]] = {blocks[0]}
-    changed = True
-    while changed:
-        changed = False
-        for b in blocks[1:]:
-            incoming = [dom[p] for p in preds[b]]
-            new = {b} | (set.intersection(*incoming) if incoming else set())
-            if new != dom[b]:
-                dom[b], changed = new, True
-    return dom
-
-
-# --------------------------------------------------------------------------------------
-# Live values.
-# --------------------------------------------------------------------------------------
+    return [] if block in exits else successors(block)
 
 
 def _top_level(op: Operation, block: Block) -> Operation:
@@ -296,8 +248,9 @@ class LiveValues:
     arrays: list[OpResult] = field(default_factory=list)
     """Private arrays (memref.alloca) whose storage is a field of the struct."""
     uniform: set[SSAValue] = field(default_factory=set)
-    """Stored values that are the same for every work-item (`lowering.uniformity`):
-    one copy serves the work-group, element 0 of their array."""
+    """Stored values that are the same for every work-item
+    (`lowering.scheduling.uniformity`): one copy serves the work-group, element 0 of
+    their array."""
     carried: dict[SSAValue, set[int]] = field(default_factory=dict)
     """Uniform values that some region both loads and stores (a loop-carried value
     across a barrier in the loop) -> the regions that store them. Their stores go to
@@ -444,7 +397,7 @@ def _share_uniform(
     split: BarrierSplit, live: LiveValues, loaded_in: dict[SSAValue, set[int]]
 ) -> None:
     """Finds the stored values one copy per work-group can hold: uniform ones
-    (`lowering.uniformity`). In a region that both stores and loads one (a
+    (`lowering.scheduling.uniformity`). In a region that both stores and loads one (a
     loop-carried value across a barrier in the loop), a work-item would read the
     copy another work-item of the same region already updated: such a value is
     `carried` (stored to a second copy) unless, within the region, a load can follow
@@ -721,5 +674,5 @@ def live_array(
     """The address of the array of `value`'s field in the live storage `storage_ptr`
     of `items` (i64) work-items: element `i` is work-item `i`'s. For the wrapper,
     which reads and writes the fields of every work-item between two regions (the
-    work-group collectives of `lowering.group_exchanges`)."""
+    work-group collectives of `lowering.scheduling.group_exchanges`)."""
     return field_array(b, layout, live.field_of(value), storage_ptr, items)

@@ -31,10 +31,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.dialects import arith, cf, func, math
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.dialects import arith, func, math
+from xdsl.ir import Block, Operation, SSAValue
 
 from dialects import mux
+from lowering.common.cfg import branch_condition, incoming, successors
 
 VARYING_QUERIES = (
     mux.GetLocalIdOp,
@@ -106,51 +107,6 @@ def analyse(kernel: func.FuncOp) -> Uniformity:
                     controlled |= region
                     changed = True
     return result
-
-
-def incoming(argument: BlockArgument) -> list[SSAValue]:
-    """The values the predecessors of `argument`'s block pass to it."""
-    values: list[SSAValue] = []
-    block = argument.block
-    for predecessor in block.predecessors():
-        terminator = predecessor.last_op
-        assert terminator is not None
-        if isinstance(terminator, cf.BranchOp):
-            values.append(terminator.arguments[argument.index])
-        elif isinstance(terminator, cf.ConditionalBranchOp):
-            if terminator.then_block is block:
-                values.append(terminator.then_arguments[argument.index])
-            if terminator.else_block is block:
-                values.append(terminator.else_arguments[argument.index])
-        elif isinstance(terminator, cf.SwitchOp):
-            if terminator.default_block is block:
-                values.append(terminator.default_operands[argument.index])
-            for target, operands in zip(
-                terminator.case_blocks,
-                terminator.case_operand,
-                strict=True,
-            ):
-                if target is block:
-                    values.append(operands[argument.index])
-        else:  # a terminator this analysis does not know: assume the worst
-            values.append(argument)
-            return values
-    return values
-
-
-def branch_condition(block: Block) -> SSAValue | None:
-    """The value a block's terminator chooses its successor by, if it has one."""
-    terminator = block.last_op
-    if isinstance(terminator, cf.ConditionalBranchOp):
-        return terminator.cond
-    if isinstance(terminator, cf.SwitchOp):
-        return terminator.flag
-    return None
-
-
-def successors(block: Block) -> list[Block]:
-    terminator = block.last_op
-    return list(terminator.successors) if terminator is not None else []
 
 
 def _reachable_before(start: Block, stop: Block | None) -> set[Block]:

@@ -1,0 +1,103 @@
+"""Building blocks passes make IR with: constants, index casts, loops, `scf.if`,
+stack slots, and the types of the scheduled level.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import (
+    IndexType,
+    IntegerAttr,
+    UnrealizedConversionCastOp,
+    i1,
+    i64,
+)
+from xdsl.dialects.llvm import AllocaOp, LLVMPointerType
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from lowering.common.dispatch import op_name
+
+SIZE_T = i64
+"""The host's `size_t`: 64-bit."""
+
+
+INDEX = IndexType()
+
+
+def const(b: Builder, value: int | bool, type_: Attribute = INDEX) -> SSAValue:
+    """An `arith.constant` of an integer, index or i1 type."""
+    if type_ == i1:
+        return b.insert(arith.ConstantOp(IntegerAttr(int(value), i1))).result
+    return b.insert(arith.ConstantOp(IntegerAttr(value, type_))).result
+
+
+def constant_int(value: SSAValue) -> int | None:
+    """The value of an integer constant (`arith.constant`, `index.constant` or
+    `llvm.mlir.constant`, perhaps behind a conversion cast), else None."""
+    owner = value.owner
+    while isinstance(owner, UnrealizedConversionCastOp):
+        owner = owner.inputs[0].owner
+    if not isinstance(owner, Operation) or op_name(owner) not in (
+        "arith.constant",
+        "index.constant",
+        "llvm.mlir.constant",
+    ):
+        return None
+    attr = owner.properties.get("value")
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
+def to_index(b: Builder, value: SSAValue) -> SSAValue:
+    if isinstance(value.type, IndexType):
+        return value
+    return b.insert(arith.IndexCastOp(value, IndexType())).result
+
+
+def from_index(b: Builder, value: SSAValue, type_: Attribute) -> SSAValue:
+    if value.type == type_:
+        return value
+    return b.insert(arith.IndexCastOp(value, type_)).result
+
+
+def build_for(
+    b: Builder,
+    lower: SSAValue,
+    upper: SSAValue,
+    step: SSAValue,
+    body: Callable[[Builder, SSAValue], None],
+    name: str | None = None,
+) -> scf.ForOp:
+    """`scf.for %iv = lower to upper step step { body(builder, %iv) }`."""
+    block = Block(arg_types=[IndexType()])
+    if name is not None:
+        block.args[0].name_hint = name
+    inner = Builder(InsertPoint.at_end(block))
+    body(inner, block.args[0])
+    inner.insert(scf.YieldOp())
+    return b.insert(scf.ForOp(lower, upper, step, [], Region(block)))
+
+
+def build_if(
+    b: Builder, condition: SSAValue, then: Callable[[Builder], None]
+) -> scf.IfOp:
+    """`scf.if %condition { then(builder) }`, without results."""
+    block = Block()
+    inner = Builder(InsertPoint.at_end(block))
+    then(inner)
+    inner.insert(scf.YieldOp())
+    return b.insert(scf.IfOp(condition, [], Region(block)))
+
+
+def alloca(b: Builder, type_: Attribute, name: str | None = None) -> SSAValue:
+    """A stack slot for one value of `type_` (a struct, for the scheduling infos)."""
+    slot = b.insert(AllocaOp(const(b, 1, SIZE_T), type_)).res
+    slot.name_hint = name
+    return slot
+
+
+POINTER = LLVMPointerType()
+"""The type of a scheduling-parameter argument: an opaque pointer in address space 0."""

@@ -1,0 +1,105 @@
+"""Control-flow graphs of blocks: successors, predecessors' values, reverse
+post-order and dominators. One home for these walks, used by the analyses of the
+scheduling passes, the source checks of `mux.compile` and the backend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+from xdsl.dialects import cf
+from xdsl.ir import Block, BlockArgument, SSAValue
+
+Successors = Callable[[Block], Sequence[Block]]
+"""The edges of a graph walk: a block's successors (a caller may cut edges, as the
+barrier regions do at each barrier)."""
+
+
+def successors(block: Block) -> list[Block]:
+    """The blocks `block`'s terminator may branch to."""
+    terminator = block.last_op
+    return list(terminator.successors) if terminator is not None else []
+
+
+def incoming(argument: BlockArgument) -> list[SSAValue]:
+    """The values the predecessors of `argument`'s block pass to it."""
+    values: list[SSAValue] = []
+    block = argument.block
+    for predecessor in block.predecessors():
+        terminator = predecessor.last_op
+        assert terminator is not None
+        if isinstance(terminator, cf.BranchOp):
+            values.append(terminator.arguments[argument.index])
+        elif isinstance(terminator, cf.ConditionalBranchOp):
+            if terminator.then_block is block:
+                values.append(terminator.then_arguments[argument.index])
+            if terminator.else_block is block:
+                values.append(terminator.else_arguments[argument.index])
+        elif isinstance(terminator, cf.SwitchOp):
+            if terminator.default_block is block:
+                values.append(terminator.default_operands[argument.index])
+            for target, operands in zip(
+                terminator.case_blocks,
+                terminator.case_operand,
+                strict=True,
+            ):
+                if target is block:
+                    values.append(operands[argument.index])
+        else:  # a terminator this analysis does not know: assume the worst
+            values.append(argument)
+            return values
+    return values
+
+
+def branch_condition(block: Block) -> SSAValue | None:
+    """The value a block's terminator chooses its successor by, if it has one."""
+    terminator = block.last_op
+    if isinstance(terminator, cf.ConditionalBranchOp):
+        return terminator.cond
+    if isinstance(terminator, cf.SwitchOp):
+        return terminator.flag
+    return None
+
+
+def reverse_post_order(entry: Block, edges: Successors = successors) -> list[Block]:
+    """The blocks reachable from `entry` in reverse post-order: a block comes after
+    every block that dominates it."""
+    order: list[Block] = []
+    seen: set[Block] = {entry}
+    stack: list[tuple[Block, Iterator[Block]]] = [(entry, iter(edges(entry)))]
+    while stack:
+        block, following = stack[-1]
+        successor = next((s for s in following if s not in seen), None)
+        if successor is None:
+            order.append(block)
+            stack.pop()
+        else:
+            seen.add(successor)
+            stack.append((successor, iter(edges(successor))))
+    return order[::-1]
+
+
+def dominators(
+    blocks: Sequence[Block], edges: Successors = successors
+) -> dict[Block, set[Block]]:
+    """The dominator set of each of `blocks`, the first of which is the entry (in
+    reverse post-order, as `reverse_post_order` gives them, the iteration settles
+    in few rounds). Edges to blocks outside `blocks` are ignored."""
+    predecessors: dict[Block, list[Block]] = {block: [] for block in blocks}
+    for block in blocks:
+        for successor in edges(block):
+            if successor in predecessors:
+                predecessors[successor].append(block)
+    result = {block: set(blocks) for block in blocks}
+    result[blocks[0]] = {blocks[0]}
+    changed = True
+    while changed:
+        changed = False
+        for block in blocks[1:]:
+            incoming_sets = [result[p] for p in predecessors[block]]
+            new = {block} | (
+                set.intersection(*incoming_sets) if incoming_sets else set()
+            )
+            if new != result[block]:
+                result[block], changed = new, True
+    return result
