@@ -15,7 +15,7 @@ variables the kernel uses, directly or through the functions it calls) or after 
 function it calls, such as the kernel `add-kernel-wrapper` wraps): both give the
 same number, and so does `local_memory_usage`, which the runtime calls on the module as
 written to refuse a launch whose local memory would exceed the device's
-(`mux.runtime.LOCAL_MEMORY_SIZE`). The `host` pipeline does not run the pass, since
+(`DeviceInfo.local_memory_size`). The `host` pipeline does not run the pass, since
 the runtime computes the number itself.
 
 Before: kernel metadata (`transfer-kernel-metadata`, `encode-kernel-metadata`).

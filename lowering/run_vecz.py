@@ -130,6 +130,7 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 from dialects import attributes as mux_attrs
 from dialects import llvmx, mux
 from lowering.common.builders import const, constant_int
+from lowering.common.device import HOST
 from lowering.common.errors import PassError
 from lowering.common.functions import kernel_entry_points, mark_internal
 from lowering.to_llvm.arith import CASTS
@@ -194,7 +195,7 @@ class RunVeczPass(ModulePass):
         for kernel in kernel_entry_points(op):
             if mux_attrs.VECZ_BASE.get(kernel) is not None:
                 continue  # vectorised already
-            width = self.width or DEFAULT_WIDTH
+            width = self.width or HOST.vector_width
             try:
                 varying = _varying_values(kernel)
                 width = self.width or auto_width(kernel, varying)
@@ -240,25 +241,21 @@ def _vectorise(
     return vectoriser, vectoriser.run()
 
 
-DEFAULT_WIDTH = 8
-"""8 lanes: one AVX2 register of f32 or i32."""
-
-
 def auto_width(kernel: func.FuncOp, varying: set[SSAValue]) -> int:
     """The cost model (the spec's `VeczPassOptionsAnalysis` leaves it to the target):
-    `DEFAULT_WIDTH`, or twice that for a kernel with a loop that carries a value
+    `HOST.vector_width`, or twice that for a kernel with a loop that carries a value
     differing between lanes, but no wider than the required work-group size in x
     (rounded down to a power of 2, at least 2, and dividing it when the kernel has
-    barriers); `DEFAULT_WIDTH` without one. Such a loop is a chain of dependent
+    barriers); `HOST.vector_width` without one. Such a loop is a chain of dependent
     operations (`acc = acc + a * b`) whose latency, not the throughput of the vector
     unit, bounds it; twice the lanes are two independent chains per step (measured
     on `sgemm_naive`: 420 -> 300 ms)."""
     reqd = mux_attrs.REQD_WORK_GROUP_SIZE.get(kernel)
-    wide = 2 * DEFAULT_WIDTH
+    wide = 2 * HOST.vector_width
     chains = _carries_lanes(kernel, varying)
     if reqd is None:  # packets of 16 would leave groups narrower than 16 scalar
-        return DEFAULT_WIDTH
-    width = wide if chains else DEFAULT_WIDTH
+        return HOST.vector_width
+    width = wide if chains else HOST.vector_width
     # at most the largest power of 2 in the required size
     width = max(2, min(width, 1 << (reqd[0].bit_length() - 1)))
     if any(isinstance(op, mux.WorkGroupBarrierOp) for op in kernel.walk()):

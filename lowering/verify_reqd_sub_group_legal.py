@@ -6,7 +6,7 @@ sub-group size and checks whether the device supports such a size ... Any
 unsupported size results in a compiler diagnostic".
 
 The device is the host CPU, whose sub-groups `work-item-loops` builds in software
-from consecutive local linear ids: it offers the sizes of `DEVICE_SUB_GROUP_SIZES`
+from consecutive local linear ids: it offers the sizes of `DeviceInfo.sub_group_sizes`
 (powers of two from 1 to 64), which the pass option `sizes` can replace (a target
 that offers others). Every function marked `mux.kernel` (entry point or not) with a
 `mux.reqd_sub_group_size` outside them is a diagnostic naming the kernel, its size
@@ -27,11 +27,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from dialects import attributes as mux_attrs
+from lowering.common.device import HOST
 from lowering.common.errors import PassError
-
-DEVICE_SUB_GROUP_SIZES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
-"""The sub-group sizes of the host device (`mux.compile(sub_group_size=...)` takes
-one of them)."""
 
 
 @dataclass(frozen=True)
@@ -40,7 +37,7 @@ class VerifyReqdSubGroupLegalPass(ModulePass):
 
     name = "verify-reqd-sub-group-legal"
 
-    sizes: tuple[int, ...] = DEVICE_SUB_GROUP_SIZES
+    sizes: tuple[int, ...] = HOST.sub_group_sizes
     """The sub-group sizes the device supports."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -26,8 +26,8 @@ from xdsl.dialects import func
 from xdsl.utils.exceptions import DiagnosticException
 
 from dialects import attributes as mux_attrs
+from lowering.common.device import HOST
 from lowering.compute_local_memory_usage import local_memory_usage
-from lowering.verify_reqd_sub_group_legal import DEVICE_SUB_GROUP_SIZES
 from mux.access_bounds import KernelBounds
 from mux.compiler import (
     CompiledKernel,
@@ -39,8 +39,6 @@ from mux.compiler import (
 from mux.diagnostics import Source, describe
 from mux.errors import CompileError, KernelNotFound, LaunchError
 from mux.runtime import (
-    LOCAL_MEMORY_SIZE,
-    MAX_WORK_GROUP_SIZE,
     check_ndrange,
     default_local_size,
     kernel_params,
@@ -123,8 +121,8 @@ class Program:
         vecz_width: int = 0,
         name: str = "<source>",
     ):
-        if sub_group_size not in DEVICE_SUB_GROUP_SIZES:
-            sizes = ", ".join(map(str, DEVICE_SUB_GROUP_SIZES))
+        if sub_group_size not in HOST.sub_group_sizes:
+            sizes = ", ".join(map(str, HOST.sub_group_sizes))
             raise CompileError(
                 f"sub_group_size: one of the device's sizes ({sizes}), got "
                 f"{sub_group_size!r}"
@@ -252,11 +250,15 @@ class Kernel:
             fits = -(-total // self.sub_group_size) == count
             return tuple(self._reqd) if fits else (0, 0, 0)  # type: ignore[return-value]
         size = count * self.sub_group_size
-        return (size, 1, 1) if size <= MAX_WORK_GROUP_SIZE else (0, 0, 0)
+        return (size, 1, 1) if size <= HOST.max_work_group_size else (0, 0, 0)
 
     def query_max_sub_group_count(self) -> int:
         """`queryMaxSubGroupCount`: the most sub-groups a work-group can have."""
-        total = math.prod(self._reqd) if self._reqd is not None else MAX_WORK_GROUP_SIZE
+        total = (
+            math.prod(self._reqd)
+            if self._reqd is not None
+            else HOST.max_work_group_size
+        )
         return -(-total // self.sub_group_size)
 
     def compiled(self, local_size: tuple[int, ...] | None = None) -> CompiledKernel:
@@ -341,7 +343,7 @@ class Kernel:
             field, nbytes = param.pack(value)
             setattr(packed, f"f{index}", field)
             local_bytes += nbytes
-        if local_bytes + self.local_mem_usage > LOCAL_MEMORY_SIZE:
+        if local_bytes + self.local_mem_usage > HOST.local_memory_size:
             variables = (
                 f" and the kernel's module-scope variables for {self.local_mem_usage}"
                 if self.local_mem_usage
@@ -349,7 +351,7 @@ class Kernel:
             )
             raise LaunchError(
                 f"local memory: the arguments ask for {local_bytes} bytes per "
-                f"work-group{variables}, the device has {LOCAL_MEMORY_SIZE}"
+                f"work-group{variables}, the device has {HOST.local_memory_size}"
             )
         self._bounds.check(args, global_size, local_size, global_offset)
         uniform = all(g % s == 0 for g, s in zip(global_size, local_size, strict=True))

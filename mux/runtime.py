@@ -42,14 +42,9 @@ from dialects.mux import (
     address_space_of,
 )
 from dialects.scheduling import WORK_GROUP_INFO, FieldKind
+from lowering.common.device import HOST
 from mux.errors import LaunchError
 
-# The device's limits: every launch check reads them from here.
-
-MAX_WORK_GROUP_SIZE = 1024
-"""Work-items in one work-group, and in each dimension of it."""
-LOCAL_MEMORY_SIZE = 64 * 1024
-"""Bytes of local memory one work-group may use."""
 SIZE_MAX = 2**63 - 1
 """The largest value of the device's `size_t` a launch may use: a global size, a
 global offset, their sum in each dimension, and the number of work-items of the
@@ -64,7 +59,7 @@ class LocalBuffer:
     (a Python or numpy integer, not a bool). TypeError or ValueError otherwise, when
     it is made: a size that is not a number of bytes is a mistake wherever it goes.
     Whether it fits the kernel (a static local memref's size) and the device
-    (`LOCAL_MEMORY_SIZE`) is checked at launch."""
+    (`HOST.local_memory_size`) is checked at launch."""
 
     nbytes: int
 
@@ -514,12 +509,12 @@ def check_local_size(
             f"local_size: {len(local_size)} dimensions, global_size has "
             f"{len(global_size)}"
         )
-    if max(local_size) > MAX_WORK_GROUP_SIZE or math.prod(local_size) > (
-        MAX_WORK_GROUP_SIZE
+    if max(local_size) > HOST.max_work_group_size or math.prod(local_size) > (
+        HOST.max_work_group_size
     ):
         raise LaunchError(
             f"local_size: {local_size} is over the device maximum of "
-            f"{MAX_WORK_GROUP_SIZE} work-items per work-group"
+            f"{HOST.max_work_group_size} work-items per work-group"
         )
     reqd = mux_attrs.REQD_WORK_GROUP_SIZE.get(fn)
     if reqd is not None:

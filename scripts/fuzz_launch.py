@@ -29,12 +29,12 @@ refused launch that changed an array: never allowed), `exception` (any other
 exception), `timeout`.
 
 The preconditions: the device's (sizes, offsets and their sums at most
-`mux.runtime.SIZE_MAX`, local sizes at most `MAX_WORK_GROUP_SIZE`, local memory at
-most `LOCAL_MEMORY_SIZE`), the parameters' types (an array of the element type,
-contiguous and writable, not 0-d; a positive `LocalBuffer`; a scalar whose value fits
-the type, C's conversions), and each example's own, written in a comment at the top of
-its `.mlir` and as `Example.needs`/`Example.local_max` here. Each violated one is
-tagged by who is to refuse it:
+`mux.runtime.SIZE_MAX`, local sizes at most `DeviceInfo.max_work_group_size`, local
+memory at most `DeviceInfo.local_memory_size`), the parameters' types (an array of the
+element type, contiguous and writable, not 0-d; a positive `LocalBuffer`; a scalar
+whose value fits the type, C's conversions), and each example's own, written in a
+comment at the top of its `.mlir` and as `Example.needs`/`Example.local_max` here.
+Each violated one is tagged by who is to refuse it:
 - `runtime`: the runtime checks it today (types, the device's range, static memref
   shapes): a launch violating one must be `refused`;
 - `extent`: a buffer's extent against the NDRange, or a static local tile indexed by
@@ -78,9 +78,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import mux  # noqa: E402
+from lowering.common.device import HOST  # noqa: E402
 from mux.runtime import (  # noqa: E402
-    LOCAL_MEMORY_SIZE,
-    MAX_WORK_GROUP_SIZE,
     SIZE_MAX,
     default_local_size,
 )
@@ -717,8 +716,8 @@ def _device_range(
         return lsz
     if len(lsz) != len(g):
         return "local_size has another number of dimensions"
-    if max(lsz) > MAX_WORK_GROUP_SIZE or math.prod(lsz) > MAX_WORK_GROUP_SIZE:
-        return "local_size over MAX_WORK_GROUP_SIZE"
+    if max(lsz) > HOST.max_work_group_size or math.prod(lsz) > HOST.max_work_group_size:
+        return "local_size over HOST.max_work_group_size"
     return g, lsz, o
 
 
@@ -900,7 +899,7 @@ def _draw_local_buffer(
         value = rng.choice((None, "64", 2.5, True, 0, -8))
         return Arg("local", value=value), f"LocalBuffer({value!r})"
     if roll < 0.15:
-        size = LOCAL_MEMORY_SIZE + rng.choice((1, 4096))
+        size = HOST.local_memory_size + rng.choice((1, 4096))
         return Arg("local", value=size), f"{size} bytes of local memory"
     if roll < 0.18:
         return Arg(
@@ -911,7 +910,7 @@ def _draw_local_buffer(
     else:
         size = wanted + rng.choice((0, 0, 4, 64))
     size = max(size, 1)
-    if size > LOCAL_MEMORY_SIZE:
+    if size > HOST.local_memory_size:
         return Arg("local", value=size), f"{size} bytes of local memory"
     return Arg("local", value=_as_integer(rng, size)), None
 

@@ -9,10 +9,10 @@ import pytest
 
 import mux
 from dialects import attributes as mux_attrs
+from lowering.common.device import HOST
 from lowering.compute_local_memory_usage import ComputeLocalMemoryUsagePass
 from lowering.replace_module_scope_vars import ReplaceModuleScopeVarsPass
 from mux.compiler import context, parse
-from mux.runtime import LOCAL_MEMORY_SIZE
 
 # Each work-item goes through its own slots of two module-scope local arrays (no
 # barrier is needed): `tile` in the kernel, `counts` in a helper it calls. The f64
@@ -177,7 +177,7 @@ def test_launch_within_the_limit():
     kernel = mux.compile(BIG).kernel("big")
     assert kernel.local_mem_usage == BIG_USAGE
     x = np.arange(64, dtype=np.float32)
-    room = LOCAL_MEMORY_SIZE - BIG_USAGE
+    room = HOST.local_memory_size - BIG_USAGE
     kernel(x, mux.LocalBuffer(room), global_size=64, local_size=16)
     np.testing.assert_array_equal(x, 2 * np.arange(64, dtype=np.float32))
 
@@ -186,11 +186,11 @@ def test_launch_over_the_limit_is_refused_and_writes_nothing():
     kernel = mux.compile(BIG).kernel("big")
     x = np.arange(64, dtype=np.float32)
     before = x.copy()
-    room = LOCAL_MEMORY_SIZE - BIG_USAGE
+    room = HOST.local_memory_size - BIG_USAGE
     message = (
         f"local memory: the arguments ask for {room + 4} bytes per work-group and "
         f"the kernel's module-scope variables for {BIG_USAGE}, the device has "
-        f"{LOCAL_MEMORY_SIZE}"
+        f"{HOST.local_memory_size}"
     )
     with pytest.raises(mux.LaunchError, match=re.escape(message)):
         kernel(x, mux.LocalBuffer(room + 4), global_size=64, local_size=16)
@@ -198,7 +198,7 @@ def test_launch_over_the_limit_is_refused_and_writes_nothing():
 
 
 def test_module_scope_variables_alone_over_the_limit():
-    source = BIG.replace("12288", str(LOCAL_MEMORY_SIZE // 4 + 1))
+    source = BIG.replace("12288", str(HOST.local_memory_size // 4 + 1))
     kernel = mux.compile(source).kernel("big")
     x = np.ones(16, dtype=np.float32)
     with pytest.raises(mux.LaunchError, match="module-scope variables for 65540"):
