@@ -12,6 +12,7 @@ fails when the committed page differs from `render()`.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import inspect
 import sys
 from collections.abc import Sequence
@@ -20,12 +21,23 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from docgen import assignment_docs, own_doc, table, write_or_check
 
-from lowering import ALL_PASSES
+from lowering import ALL_PASSES, PASSES
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def option_name(field: str) -> str:
     """The command-line spelling of a pass option."""
     return "name" if field == "kernel_name" else field.replace("_", "-")
+
+
+def module_path(info) -> str:
+    """The file or package that implements a pass, as a path from the repository."""
+    module = importlib.import_module(f"lowering.{info.module}")
+    path = Path(module.__file__ or "")
+    if path.name == "__init__.py":
+        path = path.parent
+    return path.relative_to(ROOT).as_posix() + ("/" if path.is_dir() else "")
 
 
 def render_pass(name: str) -> list[str]:
@@ -62,8 +74,19 @@ def render() -> str:
         "`mux-opt -p 'encode-kernel-metadata{name=vadd local-sizes=64}'`.",
         "",
     ]
-    lines += [f"- [`{name}`](#{name})" for name in ALL_PASSES]
-    lines.append("")
+    lines += [
+        "The index: each pass by the name the spec gives it, its command-line name",
+        "and the module that implements it (under `lowering/`).",
+        "",
+        *table(
+            ("spec class", "command-line name", "module"),
+            [
+                (info.spec, f"[`{info.name}`](#{info.name})", f"`{module_path(info)}`")
+                for info in PASSES
+            ],
+        ),
+        "",
+    ]
     for name in ALL_PASSES:
         lines += render_pass(name)
     return "\n".join(line.rstrip() for line in lines).rstrip("\n") + "\n"

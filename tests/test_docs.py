@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from dialects import atomic, mux
-from lowering import ALL_PASSES
+from lowering import ALL_PASSES, PASSES
 
 REPO = Path(__file__).resolve().parent.parent
 FILECHECK = REPO / "tests" / "filecheck"
@@ -153,3 +153,16 @@ def test_pass_docstring_names_spec_and_conditions(name):
     assert doc.startswith(f"`{name}"), "the docstring starts with the pass's name"
     assert re.search(r"\.(rst|txt)", doc), "it names the spec file it implements"
     assert "Before:" in doc and "After:" in doc, "it says what runs before and after"
+
+
+@pytest.mark.parametrize("info", PASSES, ids=lambda info: info.name)
+def test_registry_names_the_spec_class_the_pass_documents(info):
+    """`lowering.PASSES` is the index of docs/passes.md: its spec class name must be
+    the one the pass's own docstring gives, and its module and class must be
+    where the pass is."""
+    pass_class = info.load()
+    assert pass_class.name == info.name
+    assert pass_class.__module__.startswith(f"lowering.{info.module}")
+    if not info.spec.startswith("(none"):
+        doc = inspect.getmodule(pass_class).__doc__ or ""
+        assert info.spec in doc.split("\n\n")[0], "the docstring's first paragraph"
