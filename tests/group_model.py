@@ -6,8 +6,8 @@ global linear ids in local linear order; `collective(name, values, ...)` is what
 group (a work-group, or a sub-group: consecutive local linear ids) computes;
 `shuffle(name, ...)` the four sub-group shuffles. Results are sequential folds in
 local linear order from the operation's identity, which is what the native
-implementation computes (`lowering/group_exchanges.py`): floating-point results are
-the left-to-right sum, compared exactly.
+implementation computes (`lowering/scheduling/group_exchanges.py`): floating-point
+results are the left-to-right sum, compared exactly.
 """
 
 from __future__ import annotations

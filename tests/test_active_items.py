@@ -1,4 +1,4 @@
-"""lowering/active_items.py: the work-items a barrier region runs.
+"""lowering/scheduling/bounds.py: the work-items a barrier region runs.
 
 A region whose side effects are guarded by a condition on the local id runs only the
 range of work-items its bound function computes (and the group's last work-item).

@@ -22,14 +22,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from kernels import THREADS
 
 import mux
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-THREADS = pytest.mark.parametrize(
-    "threads", [1, None], ids=["threads=1", "threads=all"]
-)
-
 SLOTS = 4
 """Slots the work-items of the rmw tests share (work-item i uses slot i % SLOTS)."""
 GLOBAL_SIZE, LOCAL_SIZE = 3001, 64

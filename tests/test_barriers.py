@@ -20,18 +20,9 @@ variant, all non-uniform launches share one), then run for every case.
 
 import numpy as np
 import pytest
+from kernels import THREADS, size_id
 
 import mux
-
-THREADS = pytest.mark.parametrize(
-    "threads", [1, None], ids=["threads=1", "threads=all"]
-)
-
-
-def size_id(value):
-    """Test ids: 16x16 for a size tuple."""
-    return "x".join(map(str, value)) if isinstance(value, tuple) else None
-
 
 # (global size, local size): local sizes 1 to 1024, dividing the global size (uniform
 # work-groups) or not (the last work-group is smaller).
@@ -50,10 +41,54 @@ SIZES_1D = pytest.mark.parametrize(
 )
 # The kernels below write `SEMANTICS` after a barrier's id, for this.
 BARRIER = "scope(work_group) semantics(acq_rel | work_group_memory)"
+# Lines the kernels below share, written in them as one word on a line of its own.
+FRAGMENTS = {
+    # the work-item's global id %gid and local id %lid in dimension %d, and the size
+    # %n of its work-group
+    "IDS": """
+%gid = mux.get_global_id %d
+%lid = mux.get_local_id %d
+%n = mux.get_local_size %d
+""",
+    # %ri, the local id of the next work-item of the group, wrapping around (%c1 is 1)
+    "RIGHT": """
+%lid1 = arith.addi %lid, %c1 : index
+%ri = arith.remui %lid1, %n : index
+""",
+    # %li, the local id of the previous work-item of the group, wrapping around
+    "LEFT": """
+%nm1 = arith.subi %n, %c1 : index
+%lidn = arith.addi %lid, %nm1 : index
+%li = arith.remui %lidn, %n : index
+""",
+}
+
+
+def expand(source: str) -> str:
+    """`source` with its barriers' `SEMANTICS` and its `FRAGMENTS` written out."""
+    lines = []
+    for line in source.replace("SEMANTICS", BARRIER).splitlines():
+        word = line.strip()
+        if word in FRAGMENTS:
+            indent = line[: len(line) - len(line.lstrip())]
+            lines += [indent + part for part in FRAGMENTS[word].strip().splitlines()]
+        else:
+            lines.append(line)
+    return "\n".join(lines) + "\n"
 
 
 def kernel(source: str, name: str) -> mux.Kernel:
-    return mux.compile(source.replace("SEMANTICS", BARRIER)).kernel(name)
+    return mux.compile(expand(source)).kernel(name)
+
+
+def kernel_fixture(source: str, name: str):
+    """A fixture named `name`: kernel `name` of `source`, compiled once per module."""
+
+    @pytest.fixture(scope="module", name=name)
+    def compiled() -> mux.Kernel:
+        return kernel(source, name)
+
+    return compiled
 
 
 def local_i32(local: int) -> mux.LocalBuffer:
@@ -104,9 +139,7 @@ func.func @sequence(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>,
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
   %c4 = arith.constant 4 : index
-  %gid = mux.get_global_id %d
-  %lid = mux.get_local_id %d
-  %n = mux.get_local_size %d
+  IDS
   %v = memref.load %input[%gid] : memref<?xi32, 1>
   // p[k] = v * (k + 1)
   %p = memref.alloca() : memref<4xf32>
@@ -120,9 +153,8 @@ func.func @sequence(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>,
   }
   memref.store %v, %local[%lid] : memref<?xi32, 3>
   mux.work_group_barrier id(0) SEMANTICS
-  %lid1 = arith.addi %lid, %c1 : index
-  %r = arith.remui %lid1, %n : index
-  %right = memref.load %local[%r] : memref<?xi32, 3>
+  RIGHT
+  %right = memref.load %local[%ri] : memref<?xi32, 3>
   mux.work_group_barrier id(1) SEMANTICS
   // p[0] += p[3]
   %p0 = memref.load %p[%c0] : memref<4xf32>
@@ -134,10 +166,8 @@ func.func @sequence(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>,
   %mixed = arith.addi %r3, %v : i32
   memref.store %mixed, %local[%lid] : memref<?xi32, 3>
   mux.work_group_barrier id(2) SEMANTICS
-  %nm1 = arith.subi %n, %c1 : index
-  %lidn = arith.addi %lid, %nm1 : index
-  %l = arith.remui %lidn, %n : index
-  %from_left = memref.load %local[%l] : memref<?xi32, 3>
+  LEFT
+  %from_left = memref.load %local[%li] : memref<?xi32, 3>
   // output = from_left - v + 1000 * lid
   %diff = arith.subi %from_left, %v : i32
   %lidi = arith.index_cast %lid : index to i32
@@ -165,9 +195,7 @@ func.func @sequence(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>,
 """
 
 
-@pytest.fixture(scope="module")
-def sequence():
-    return kernel(SEQUENCE, "sequence")
+sequence = kernel_fixture(SEQUENCE, "sequence")
 
 
 @THREADS
@@ -204,17 +232,14 @@ func.func @loop(%input: memref<?xi32, 1>, %out_acc: memref<?xi32, 1>,
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %gid = mux.get_global_id %d
-  %lid = mux.get_local_id %d
-  %n = mux.get_local_size %d
-  %lid1 = arith.addi %lid, %c1 : index
-  %r = arith.remui %lid1, %n : index
+  IDS
+  RIGHT
   %v = memref.load %input[%gid] : memref<?xi32, 1>
   %acc, %cur = scf.for %it = %c0 to %trips step %c1
       iter_args(%a = %zero, %x = %v) -> (i32, i32) {
     memref.store %x, %local[%lid] : memref<?xi32, 3>
     mux.work_group_barrier id(0) SEMANTICS
-    %neighbour = memref.load %local[%r] : memref<?xi32, 3>
+    %neighbour = memref.load %local[%ri] : memref<?xi32, 3>
     mux.work_group_barrier id(1) SEMANTICS
     %iti = arith.index_cast %it : index to i32
     %x_next = arith.addi %neighbour, %iti : i32
@@ -230,9 +255,7 @@ func.func @loop(%input: memref<?xi32, 1>, %out_acc: memref<?xi32, 1>,
 """
 
 
-@pytest.fixture(scope="module")
-def loop():
-    return kernel(LOOP, "loop")
+loop = kernel_fixture(LOOP, "loop")
 
 
 @THREADS
@@ -270,9 +293,7 @@ func.func @branch(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>, %mode: i3
   %d = arith.constant 0 : i32
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %gid = mux.get_global_id %d
-  %lid = mux.get_local_id %d
-  %n = mux.get_local_size %d
+  IDS
   %group = mux.get_group_id %d
   %v = memref.load %input[%gid] : memref<?xi32, 1>
   memref.store %v, %local[%lid] : memref<?xi32, 3>
@@ -288,8 +309,7 @@ func.func @branch(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>, %mode: i3
   %nm1 = arith.subi %n, %c1 : index
   %r = scf.if %cond -> (i32) {
     // then: a = right neighbour; local = 2a; b = the value two to the right; b + a
-    %i1 = arith.addi %lid, %c1 : index
-    %ri = arith.remui %i1, %n : index
+    RIGHT
     %a = memref.load %local[%ri] : memref<?xi32, 3>
     mux.work_group_barrier id(1) SEMANTICS
     %a2 = arith.muli %a, %two : i32
@@ -323,9 +343,7 @@ func.func @branch(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>, %mode: i3
 """
 
 
-@pytest.fixture(scope="module")
-def branch():
-    return kernel(BRANCH, "branch")
+branch = kernel_fixture(BRANCH, "branch")
 
 
 @THREADS
@@ -362,15 +380,10 @@ func.func @nested(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>,
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0 : i32
-  %gid = mux.get_global_id %d
-  %lid = mux.get_local_id %d
-  %n = mux.get_local_size %d
+  IDS
   %v = memref.load %input[%gid] : memref<?xi32, 1>
-  %lid1 = arith.addi %lid, %c1 : index
-  %ri = arith.remui %lid1, %n : index
-  %nm1 = arith.subi %n, %c1 : index
-  %lidn = arith.addi %lid, %nm1 : index
-  %li = arith.remui %lidn, %n : index
+  RIGHT
+  LEFT
   %acc = scf.for %i = %c0 to %outer step %c1 iter_args(%a = %zero) -> (i32) {
     %t0 = arith.addi %a, %v : i32
     memref.store %t0, %local[%lid] : memref<?xi32, 3>
@@ -398,9 +411,7 @@ func.func @nested(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>,
 """
 
 
-@pytest.fixture(scope="module")
-def nested():
-    return kernel(NESTED, "nested")
+nested = kernel_fixture(NESTED, "nested")
 
 
 @THREADS
@@ -435,14 +446,11 @@ func.func @first_last(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>,
   mux.work_group_barrier id(0) SEMANTICS
   %d = arith.constant 0 : i32
   %c1 = arith.constant 1 : index
-  %gid = mux.get_global_id %d
-  %lid = mux.get_local_id %d
-  %n = mux.get_local_size %d
+  IDS
   %v = memref.load %input[%gid] : memref<?xi32, 1>
   memref.store %v, %local[%lid] : memref<?xi32, 3>
   mux.work_group_barrier id(1) SEMANTICS
-  %lid1 = arith.addi %lid, %c1 : index
-  %ri = arith.remui %lid1, %n : index
+  RIGHT
   %r = memref.load %local[%ri] : memref<?xi32, 3>
   memref.store %r, %output[%gid] : memref<?xi32, 1>
   mux.work_group_barrier id(2) SEMANTICS
@@ -468,14 +476,8 @@ func.func @only_barriers(%x: memref<?xi32, 1>) attributes {mux.kernel = "entry-p
 """
 
 
-@pytest.fixture(scope="module")
-def first_last():
-    return kernel(FIRST_LAST, "first_last")
-
-
-@pytest.fixture(scope="module")
-def only_barriers():
-    return kernel(ONLY_BARRIERS, "only_barriers")
+first_last = kernel_fixture(FIRST_LAST, "first_last")
+only_barriers = kernel_fixture(ONLY_BARRIERS, "only_barriers")
 
 
 @THREADS
@@ -513,9 +515,7 @@ func.func @early_return(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>,
   %d = arith.constant 0 : i32
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %gid = mux.get_global_id %d
-  %lid = mux.get_local_id %d
-  %n = mux.get_local_size %d
+  IDS
   %group = mux.get_group_id %d
   %v = memref.load %input[%gid] : memref<?xi32, 1>
   memref.store %v, %output[%gid] : memref<?xi32, 1>
@@ -533,8 +533,7 @@ func.func @early_return(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>,
 ^first:
   memref.store %v, %local[%lid] : memref<?xi32, 3>
   mux.work_group_barrier id(0) SEMANTICS
-  %lid1 = arith.addi %lid, %c1 : index
-  %ri = arith.remui %lid1, %n : index
+  RIGHT
   %right = memref.load %local[%ri] : memref<?xi32, 3>
   %k1000 = arith.constant 1000 : i32
   %r1000 = arith.addi %right, %k1000 : i32
@@ -545,9 +544,7 @@ func.func @early_return(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>,
   %rv = arith.addi %right, %v : i32
   memref.store %rv, %local[%lid] : memref<?xi32, 3>
   mux.work_group_barrier id(2) SEMANTICS
-  %nm1 = arith.subi %n, %c1 : index
-  %lidn = arith.addi %lid, %nm1 : index
-  %li = arith.remui %lidn, %n : index
+  LEFT
   %from_left = memref.load %local[%li] : memref<?xi32, 3>
   %k2000 = arith.constant 2000 : i32
   %l2000 = arith.addi %from_left, %k2000 : i32
@@ -569,14 +566,11 @@ func.func @return_after(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>,
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c4 = arith.constant 4 : index
-  %gid = mux.get_global_id %d
-  %lid = mux.get_local_id %d
-  %n = mux.get_local_size %d
+  IDS
   %v = memref.load %input[%gid] : memref<?xi32, 1>
   memref.store %v, %local[%lid] : memref<?xi32, 3>
   mux.work_group_barrier id(0) SEMANTICS
-  %lid1 = arith.addi %lid, %c1 : index
-  %ri = arith.remui %lid1, %n : index
+  RIGHT
   %right = memref.load %local[%ri] : memref<?xi32, 3>
   %parity = arith.remui %lid, %c2 : index
   %odd = arith.cmpi eq, %parity, %c1 : index
@@ -601,14 +595,8 @@ func.func @return_after(%input: memref<?xi32, 1>, %output: memref<?xi32, 1>,
 """
 
 
-@pytest.fixture(scope="module")
-def early_return():
-    return kernel(EARLY_RETURN, "early_return")
-
-
-@pytest.fixture(scope="module")
-def return_after():
-    return kernel(RETURN_AFTER, "return_after")
+early_return = kernel_fixture(EARLY_RETURN, "early_return")
+return_after = kernel_fixture(RETURN_AFTER, "return_after")
 
 
 @THREADS
@@ -730,7 +718,7 @@ func.func @live_values(%input: memref<?xi32, 1>, %out_i: memref<?xi32, 1>,
 
 @pytest.fixture(scope="module")
 def live_values():
-    with_barriers = LIVE_VALUES.replace("SEMANTICS", BARRIER)
+    with_barriers = expand(LIVE_VALUES)
     without = "\n".join(
         line for line in with_barriers.splitlines() if "work_group_barrier" not in line
     )
@@ -870,9 +858,7 @@ func.func @ids_after(%ids: memref<?xi64, 1>, %local: memref<?xi64, 3>)
 """
 
 
-@pytest.fixture(scope="module")
-def ids_after():
-    return kernel(IDS_AFTER, "ids_after")
+ids_after = kernel_fixture(IDS_AFTER, "ids_after")
 
 
 def _ids_after_model(global_size, local_size, offset):
@@ -958,7 +944,7 @@ def check_ids_after(ids_kernel, global_size, local_size, offset, threads):
 @THREADS
 def test_several_kernels_with_barriers_in_one_module(threads):
     """Each kernel of the module is compiled (and runs) on its own."""
-    program = mux.compile((FIRST_LAST + ONLY_BARRIERS).replace("SEMANTICS", BARRIER))
+    program = mux.compile(expand(FIRST_LAST + ONLY_BARRIERS))
     n, local = 67, 8
     x = inputs(n)
     out = np.full(n, -1, np.int32)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from kernels import THREADS, check_sgemm_floats, check_sgemm_integers, size_id
 
 import mux
 
@@ -29,15 +30,6 @@ RTOL = 1e-5  # see the module docstring: summation order
 # of 8).
 VECZ_WIDTHS = [0, 8]
 VECZ_IDS = ["vecz=auto", "vecz=8"]
-
-THREADS = pytest.mark.parametrize(
-    "threads", [1, None], ids=["threads=1", "threads=all"]
-)
-
-
-def size_id(value):
-    """Test ids: 16x16 for a size tuple."""
-    return "x".join(map(str, value)) if isinstance(value, tuple) else None
 
 
 def group_starts(n: int, local: int) -> np.ndarray:
@@ -185,20 +177,6 @@ def sgemm(request):
     )
 
 
-def run_sgemm(kernel, a, b, n, global_size, local_size, threads):
-    c = np.full(n * n, np.nan, np.float32)
-    kernel(
-        a.ravel(),
-        b.ravel(),
-        c,
-        n,
-        global_size=global_size,
-        local_size=local_size,
-        threads=threads,
-    )
-    return c.reshape(n, n)
-
-
 # (n, global size, local size): n x n ranges whose last work-groups are smaller when
 # 16 does not divide n, ranges rounded up to a multiple of 16 (work-items outside the
 # matrix), and local sizes smaller than 16 x 16.
@@ -222,24 +200,13 @@ SGEMM_SIZES = pytest.mark.parametrize(
 @THREADS
 @SGEMM_SIZES
 def test_sgemm_integers(sgemm, n, global_size, local_size, threads):
-    """Small integers in f32: every sum is exact, so C is compared exactly."""
-    rng = np.random.default_rng(n)
-    a = rng.integers(-8, 9, (n, n)).astype(np.float32)
-    b = rng.integers(-8, 9, (n, n)).astype(np.float32)
-    c = run_sgemm(sgemm, a, b, n, global_size, local_size, threads)
-    np.testing.assert_array_equal(c, a.astype(np.int64) @ b.astype(np.int64))
+    check_sgemm_integers(sgemm, n, global_size, local_size, threads)
 
 
 @THREADS
 @SGEMM_SIZES
 def test_sgemm_floats(sgemm, n, global_size, local_size, threads):
-    rng = np.random.default_rng(n + 1)
-    a = rng.random((n, n), np.float32)
-    b = rng.random((n, n), np.float32)
-    c = run_sgemm(sgemm, a, b, n, global_size, local_size, threads)
-    np.testing.assert_allclose(
-        c, a.astype(np.float64) @ b.astype(np.float64), rtol=RTOL
-    )
+    check_sgemm_floats(sgemm, n, global_size, local_size, threads, RTOL)
 
 
 # --------------------------------------------------------------------------------------

@@ -15,21 +15,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from kernels import (
+    THREADS,
+    check_sgemm_floats,
+    check_sgemm_integers,
+    run_sgemm,
+    size_id,
+)
 
 import mux
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 RTOL = 1e-5
-
-THREADS = pytest.mark.parametrize(
-    "threads", [1, None], ids=["threads=1", "threads=all"]
-)
-
-
-def size_id(value):
-    """Test ids: 16x16 for a size tuple."""
-    return "x".join(map(str, value)) if isinstance(value, tuple) else None
-
 
 # --------------------------------------------------------------------------------------
 # sgemm_naive(a, b, c, n): C = A * B, one work-item per element of C.
@@ -39,21 +36,6 @@ def size_id(value):
 @pytest.fixture(scope="module")
 def sgemm_naive():
     return mux.load(EXAMPLES / "sgemm_naive.mlir").kernel("sgemm_naive")
-
-
-def run_sgemm(kernel, a, b, global_size, local_size, threads):
-    n = a.shape[0]
-    c = np.full(n * n, np.nan, np.float32)
-    kernel(
-        a.ravel(),
-        b.ravel(),
-        c,
-        n,
-        global_size=global_size,
-        local_size=local_size,
-        threads=threads,
-    )
-    return c.reshape(n, n)
 
 
 SGEMM_SIZES = pytest.mark.parametrize(
@@ -75,24 +57,13 @@ SGEMM_SIZES = pytest.mark.parametrize(
 @THREADS
 @SGEMM_SIZES
 def test_sgemm_naive_integers(sgemm_naive, n, global_size, local_size, threads):
-    """Small integers in f32: every sum is exact, so C is compared exactly."""
-    rng = np.random.default_rng(n)
-    a = rng.integers(-8, 9, (n, n)).astype(np.float32)
-    b = rng.integers(-8, 9, (n, n)).astype(np.float32)
-    c = run_sgemm(sgemm_naive, a, b, global_size, local_size, threads)
-    np.testing.assert_array_equal(c, a.astype(np.int64) @ b.astype(np.int64))
+    check_sgemm_integers(sgemm_naive, n, global_size, local_size, threads)
 
 
 @THREADS
 @SGEMM_SIZES
 def test_sgemm_naive_floats(sgemm_naive, n, global_size, local_size, threads):
-    rng = np.random.default_rng(n + 1)
-    a = rng.random((n, n), np.float32)
-    b = rng.random((n, n), np.float32)
-    c = run_sgemm(sgemm_naive, a, b, global_size, local_size, threads)
-    np.testing.assert_allclose(
-        c, a.astype(np.float64) @ b.astype(np.float64), rtol=RTOL
-    )
+    check_sgemm_floats(sgemm_naive, n, global_size, local_size, threads, RTOL)
 
 
 def test_sgemm_naive_is_a_plain_dot_product_in_k_order(sgemm_naive):

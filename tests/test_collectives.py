@@ -31,9 +31,10 @@ from __future__ import annotations
 import functools
 import math
 
-import group_model
 import numpy as np
 import pytest
+from group_model import FLOAT_KINDS, INTEGER_KINDS, LOGICAL_KINDS, fold, groups
+from kernels import one_case_per_slice, work_group_collective
 
 import mux
 from mux import compiler
@@ -49,9 +50,6 @@ def compile_for(source: str, impl: str) -> mux.Program:
     raise ValueError(f"unknown implementation {impl!r}")
 
 
-INTEGER_OPS = ["add", "mul", "smin", "umin", "smax", "umax", "and", "or", "xor"]
-FLOAT_OPS = ["fadd", "fmul", "fmin", "fmax"]
-LOGICAL_OPS = ["logical_and", "logical_or", "logical_xor"]
 SCANS = ["reduce", "scan_inclusive", "scan_exclusive"]
 
 
@@ -73,8 +71,8 @@ def _reduce_scans(ops):
 
 
 ELEMENTS = {
-    "i32": Element("i32", "i32", "i32", np.int32, "", "", _reduce_scans(INTEGER_OPS)),
-    "i64": Element("i64", "i64", "i64", np.int64, "", "", _reduce_scans(INTEGER_OPS)),
+    "i32": Element("i32", "i32", "i32", np.int32, "", "", _reduce_scans(INTEGER_KINDS)),
+    "i64": Element("i64", "i64", "i64", np.int64, "", "", _reduce_scans(INTEGER_KINDS)),
     "index": Element(
         "index",
         "index",
@@ -82,10 +80,10 @@ ELEMENTS = {
         np.int64,
         "%v = arith.index_cast %raw : i64 to index",
         "%o{c} = arith.index_cast %r{c} : index to i64",
-        _reduce_scans(INTEGER_OPS),
+        _reduce_scans(INTEGER_KINDS),
     ),
-    "f32": Element("f32", "f32", "f32", np.float32, "", "", _reduce_scans(FLOAT_OPS)),
-    "f64": Element("f64", "f64", "f64", np.float64, "", "", _reduce_scans(FLOAT_OPS)),
+    "f32": Element("f32", "f32", "f32", np.float32, "", "", _reduce_scans(FLOAT_KINDS)),
+    "f64": Element("f64", "f64", "f64", np.float64, "", "", _reduce_scans(FLOAT_KINDS)),
     # i1 operands come from a comparison in the kernel; results are stored as i32
     "i1": Element(
         "i1",
@@ -94,7 +92,7 @@ ELEMENTS = {
         np.int32,
         "%zero = arith.constant 0 : i32\n  %v = arith.cmpi ne, %raw, %zero : i32",
         "%o{c} = arith.extui %r{c} : i1 to i32",
-        [("any", None), ("all", None), *_reduce_scans(LOGICAL_OPS)],
+        [("any", None), ("all", None), *_reduce_scans(LOGICAL_KINDS)],
     ),
     # the work-items loop z innermost: scans still follow the local linear order
     "i32_zyx": Element(
@@ -111,7 +109,7 @@ ELEMENTS = {
 
 
 def kernel_source(element: Element) -> str:
-    lines = [
+    prologue = [
         f"func.func @{element.name}(%x: memref<?x{element.buffer}, 1>, "
         f"%out: memref<?x{element.buffer}, 1>, %bx: index, %by: index, %bz: index) "
         f'attributes {{mux.kernel = "entry-point"{element.attributes}}} {{',
@@ -125,32 +123,21 @@ def kernel_source(element: Element) -> str:
         "  %n = arith.muli %gxy, %gz : index",
         "  %gl = mux.get_global_linear_id",
         f"  %raw = memref.load %x[%gl] : memref<?x{element.buffer}, 1>",
-        f"  {element.load}" if element.load else "",
     ]
+    if element.load:
+        prologue.append(f"  {element.load}")
     operand = "%v" if element.load else "%raw"
-    t = element.mlir
+    cases = []
     for c, (kind, op) in enumerate(element.collectives):
-        if kind in ("any", "all"):
-            collective = f"mux.work_group_{kind} id({c}) {operand}"
-        elif kind == "broadcast":
-            collective = (
-                f"mux.work_group_broadcast id({c}) {operand}, %bx, %by, %bz : {t}"
-            )
-        else:
-            collective = f"mux.work_group_{kind} {op} id({c}) {operand} : {t}"
-        result = f"%r{c}"
-        lines.append(f"  {result} = {collective}")
-        if element.store:
-            lines.append("  " + element.store.format(c=c))
-            result = f"%o{c}"
-        lines += [
-            f"  %c{c} = arith.constant {c} : index",
-            f"  %base{c} = arith.muli %c{c}, %n : index",
-            f"  %at{c} = arith.addi %base{c}, %gl : index",
-            f"  memref.store {result}, %out[%at{c}] : memref<?x{element.buffer}, 1>",
+        operations = [
+            f"%r{c} = {work_group_collective(kind, op, c, operand, element.mlir)}"
         ]
-    lines += ["  func.return", "}"]
-    return "\n".join(line for line in lines if line)
+        if element.store:
+            operations.append(element.store.format(c=c))
+        cases.append((operations, f"%o{c}" if element.store else f"%r{c}"))
+    return one_case_per_slice(
+        "\n".join(prologue), cases, element=element.buffer, total="%n", gid="%gl"
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -158,51 +145,21 @@ def kernel_source(element: Element) -> str:
 # --------------------------------------------------------------------------------------
 
 
-def _fold(op: str, values: np.ndarray, kind: str) -> np.ndarray:
-    """Reduce (every work-item's result) or scan of `values` (one group, in local
-    linear order)."""
-    return group_model.fold(op, values, kind)
-
-
-def _groups(global_size, local_size):
-    """For each work-group, the global linear ids of its work-items in local linear
-    order, and the global linear id of its work-item at each local id (a dict)."""
-    dims = len(global_size)
-    g = tuple(global_size) + (1,) * (3 - dims)
-    lsize = tuple(local_size) + (1,) * (3 - dims)
-    groups = []
-    counts = [math.ceil(g[d] / lsize[d]) for d in range(3)]
-    for gz in range(counts[2]):
-        for gy in range(counts[1]):
-            for gx in range(counts[0]):
-                start = (gx * lsize[0], gy * lsize[1], gz * lsize[2])
-                size = [min(lsize[d], g[d] - start[d]) for d in range(3)]
-                members, at = [], {}
-                for lz in range(size[2]):
-                    for ly in range(size[1]):
-                        for lx in range(size[0]):
-                            x, y, z = start[0] + lx, start[1] + ly, start[2] + lz
-                            linear = (z * g[1] + y) * g[0] + x
-                            members.append(linear)
-                            at[(lx, ly, lz)] = linear
-                groups.append((np.array(members), at))
-    return groups
-
-
 def model(element: Element, x: np.ndarray, global_size, local_size, source):
     """The expected `out` of `element`'s kernel."""
     n = x.size
     out = np.zeros(len(element.collectives) * n, dtype=element.dtype)
-    for members, at in _groups(global_size, local_size):
+    for members, (sx, sy, _) in groups(global_size, local_size):
         values = x[members]
         for c, (kind, op) in enumerate(element.collectives):
             if kind == "broadcast":
-                result = np.full_like(values, x[at[source]])
+                at = (source[2] * sy + source[1]) * sx + source[0]
+                result = np.full_like(values, values[at])
             elif kind in ("any", "all"):
                 test = np.any if kind == "any" else np.all
                 result = np.full_like(values, test(values != 0))
             else:
-                result = _fold(op, values, kind)
+                result = fold(op, values, kind)
             out[c * n + members] = result
     return out
 

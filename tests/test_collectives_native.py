@@ -22,12 +22,9 @@ from group_model import (
     collective,
     groups,
 )
+from kernels import THREADS, launch_id, one_case_per_slice, work_group_collective
 
 import mux
-
-THREADS = pytest.mark.parametrize(
-    "threads", [1, None], ids=["threads=1", "threads=all"]
-)
 
 # (global size, local size, broadcast source as local ids): dividing and not
 # dividing the global size, 1-D, 2-D and 3-D; the source is inside the smallest
@@ -44,7 +41,7 @@ UNIFORM_2D = ((8, 6), (4, 3), (3, 2, 0))
 LAUNCH = pytest.mark.parametrize(
     ("global_size", "local_size", "source"),
     LAUNCHES,
-    ids=["x".join(map(str, g)) + "/" + "x".join(map(str, lo)) for g, lo, _ in LAUNCHES],
+    ids=[launch_id(g, lo) for g, lo, _ in LAUNCHES],
 )
 
 TYPES = {
@@ -69,7 +66,7 @@ def _cases(type_name: str) -> list[tuple[str, str | None]]:
 def _source(type_name: str) -> str:
     """A kernel writing `out[c * total + global_linear_id]` for each case `c`."""
     element = "i32" if type_name == "bool" else type_name
-    lines = [
+    prologue = [
         f"func.func @k(%in: memref<?x{element}, 1>, %out: memref<?x{element}, 1>, "
         "%total: index, %bx: index, %by: index, %bz: index) "
         'attributes {mux.kernel = "entry-point"} {',
@@ -78,31 +75,18 @@ def _source(type_name: str) -> str:
     ]
     operand, type_ = "%v0", element
     if type_name == "bool":
-        lines += [
+        prologue += [
             "  %zero = arith.constant 0 : i32",
             "  %v = arith.cmpi ne, %v0, %zero : i32",
         ]
         operand, type_ = "%v", "i1"
+    cases = []
     for c, (name, kind) in enumerate(_cases(type_name)):
-        if name in ("any", "all"):
-            op = f"mux.work_group_{name} id({c}) {operand}"
-        elif name == "broadcast":
-            op = f"mux.work_group_broadcast id({c}) {operand}, %bx, %by, %bz : {type_}"
-        else:
-            op = f"mux.work_group_{name} {kind} id({c}) {operand} : {type_}"
-        result = f"%r{c}"
-        lines.append(f"  {result} = {op}")
+        operations = [f"%r{c} = {work_group_collective(name, kind, c, operand, type_)}"]
         if type_name == "bool":
-            lines.append(f"  %w{c} = arith.extui {result} : i1 to i32")
-            result = f"%w{c}"
-        lines += [
-            f"  %c{c} = arith.constant {c} : index",
-            f"  %b{c} = arith.muli %c{c}, %total : index",
-            f"  %i{c} = arith.addi %b{c}, %gid : index",
-            f"  memref.store {result}, %out[%i{c}] : memref<?x{element}, 1>",
-        ]
-    lines += ["  func.return", "}"]
-    return "\n".join(lines)
+            operations.append(f"%w{c} = arith.extui %r{c} : i1 to i32")
+        cases.append((operations, f"%w{c}" if type_name == "bool" else f"%r{c}"))
+    return one_case_per_slice("\n".join(prologue), cases, element=element)
 
 
 @cache

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from kernels import THREADS
 
 import mux
 from mux.runtime import default_local_size
@@ -144,7 +145,7 @@ def _groups(global_size, local_size):
     return -(-global_size // local)
 
 
-@pytest.mark.parametrize("threads", [1, None], ids=["threads=1", "threads=all"])
+@THREADS
 @pytest.mark.parametrize(("global_size", "local_size"), LAUNCHES)
 @pytest.mark.parametrize("shape", SHAPES)
 def test_read(program, shape, global_size, local_size, threads):
@@ -175,7 +176,7 @@ def test_read(program, shape, global_size, local_size, threads):
     np.testing.assert_array_equal(output, expected)
 
 
-@pytest.mark.parametrize("threads", [1, None], ids=["threads=1", "threads=all"])
+@THREADS
 @pytest.mark.parametrize(("global_size", "local_size"), LAUNCHES)
 @pytest.mark.parametrize("shape", SHAPES)
 def test_write(program, shape, global_size, local_size, threads):
@@ -289,7 +290,7 @@ def dma_tile():
     return mux.load(EXAMPLE).kernel("dma_tile")
 
 
-@pytest.mark.parametrize("threads", [1, None], ids=["threads=1", "threads=all"])
+@THREADS
 @pytest.mark.parametrize(
     ("width", "height"), [(64, 32), (16, 16), (50, 37), (7, 20), (100, 3)]
 )

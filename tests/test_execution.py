@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from kernels import THREADS
 
 import mux
 
@@ -22,7 +23,7 @@ def saxpy():
     return mux.load(EXAMPLES / "saxpy.mlir").kernel("saxpy")
 
 
-@pytest.mark.parametrize("threads", [1, None], ids=["threads=1", "threads=all"])
+@THREADS
 @pytest.mark.parametrize(
     ("n", "local"),
     [(1, 1), (7, 3), (64, 16), (97, 8), (1000, 64), (1000, None), (4096, 256)],
@@ -97,7 +98,7 @@ def _ids_2d_model(global_size, local_size, offset):
     return x + offset[0], y + offset[1], lid, grp, y * w + x
 
 
-@pytest.mark.parametrize("threads", [1, None], ids=["threads=1", "threads=all"])
+@THREADS
 @pytest.mark.parametrize(
     ("global_size", "local_size", "offset"),
     [
@@ -175,7 +176,7 @@ func.func @ids3d(%out: memref<?xi64, 1>, %info: memref<?xi64, 1>)
 
 
 @pytest.mark.parametrize("order", ["xyz", "xzy", "yxz", "yzx", "zxy", "zyx"])
-@pytest.mark.parametrize("threads", [1, None], ids=["threads=1", "threads=all"])
+@THREADS
 def test_ids_3d_every_work_item_order(order, threads):
     source = IDS_3D.replace(
         'mux.kernel = "entry-point"',
@@ -221,7 +222,7 @@ def test_a_kernel_with_a_required_size():
         kernel(a, a, c, global_size=60)
 
 
-@pytest.mark.parametrize("threads", [1, None], ids=["threads=1", "threads=all"])
+@THREADS
 @pytest.mark.parametrize(
     ("size", "local"), [((16, 8), (4, 4)), ((7, 5), (7, 5)), ((33, 9), (8, 3))]
 )
@@ -234,7 +235,7 @@ def test_example_scale2d(size, local, threads):
     np.testing.assert_array_equal(out, image * np.float32(1.5))
 
 
-@pytest.mark.parametrize("threads", [1, None], ids=["threads=1", "threads=all"])
+@THREADS
 @pytest.mark.parametrize(
     ("size", "local"),
     [((4, 4, 4), (2, 2, 2)), ((5, 3, 7), (2, 3, 4)), ((1, 1, 1), (1, 1, 1))],
@@ -273,7 +274,7 @@ func.func @local_copy(%input: memref<?xf32, 1>, %output: memref<?xf32, 1>,
 """
 
 
-@pytest.mark.parametrize("threads", [1, None], ids=["threads=1", "threads=all"])
+@THREADS
 def test_local_buffer_argument(threads):
     kernel = mux.compile(LOCAL_COPY).kernel("local_copy")
     x = np.arange(100, dtype=np.float32)

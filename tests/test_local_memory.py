@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 import pytest
+from kernels import THREADS
 
 import mux
 from dialects import attributes as mux_attrs
@@ -70,7 +71,7 @@ def program():
     return mux.compile(TILES)
 
 
-@pytest.mark.parametrize("threads", [1, None], ids=["threads=1", "threads=all"])
+@THREADS
 @pytest.mark.parametrize(
     # a work-group of at most 64: the tile's rows and `counts` have 64 slots (the
     # runtime's default local size for 48 is 48)

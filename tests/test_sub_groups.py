@@ -14,6 +14,7 @@ from functools import cache
 import numpy as np
 import pytest
 from group_model import collective, groups, shuffle, sub_groups
+from kernels import THREADS, launch_id, one_case_per_slice
 
 import mux
 from mux.errors import CompileError
@@ -87,16 +88,7 @@ func.func @k(%in: memref<?xi32, 1>, %in2: memref<?xi32, 1>, %lanes: memref<?xi32
 
 
 def _source() -> str:
-    lines = [SOURCE]
-    for c in range(len(CASES)):
-        lines += [
-            f"  %c{c} = arith.constant {c} : index",
-            f"  %b{c} = arith.muli %c{c}, %total : index",
-            f"  %i{c} = arith.addi %b{c}, %gid : index",
-            f"  memref.store %r{c}, %out[%i{c}] : memref<?xi32, 1>",
-        ]
-    lines += ["  func.return", "}"]
-    return "\n".join(lines)
+    return one_case_per_slice(SOURCE, [([], f"%r{c}") for c in range(len(CASES))])
 
 
 @cache
@@ -142,9 +134,9 @@ def model(values, others, lanes, source, global_size, local_size, size):
 @pytest.mark.parametrize(
     ("global_size", "local_size"),
     LAUNCHES,
-    ids=["x".join(map(str, g)) + "/" + "x".join(map(str, lo)) for g, lo in LAUNCHES],
+    ids=[launch_id(g, lo) for g, lo in LAUNCHES],
 )
-@pytest.mark.parametrize("threads", [1, None], ids=["threads=1", "threads=all"])
+@THREADS
 def test_sub_groups(size, global_size, local_size, threads):
     k = _kernel(size)
     total = math.prod(global_size)

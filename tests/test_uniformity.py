@@ -1,4 +1,4 @@
-"""lowering/uniformity.py: which values are the same for every work-item."""
+"""lowering/scheduling/uniformity.py: which values are the same for every work-item."""
 
 from __future__ import annotations
 

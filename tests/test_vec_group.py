@@ -1,4 +1,4 @@
-"""Vec-group collectives end to end (`lowering/vec_group.py`, defined by
+"""Vec-group collectives end to end (`lowering/common/vec_group.py`, defined by
 `define-mux-builtins`), against numpy.
 
 One kernel per operand type holds every vec-group collective of that type. Work-item
