@@ -37,7 +37,7 @@ Each op lists its rules in `RULES`; `scripts/gen_dialect_docs.py` publishes them
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, NamedTuple, TypeVar
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -51,7 +51,6 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
-    BaseAttr,
     IRDLOperation,
     irdl_op_definition,
     operand_def,
@@ -65,12 +64,15 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.llvmx import (
+    FENCE_ORDERINGS,
     AtomicBinOp,
     AtomicBinOpAttr,
     AtomicOrdering,
     AtomicOrderingAttr,
+    OrderingLike,
+    ordering_attr,
 )
-from dialects.mux import address_space_of
+from dialects.mux import POINTER_CONSTRAINT, address_space_of
 
 # --------------------------------------------------------------------------------------
 # Verifier rules. A verifier message is "<rule>: <what was found>".
@@ -110,21 +112,13 @@ RMW_ORDERINGS = (_O.MONOTONIC, _O.ACQUIRE, _O.RELEASE, _O.ACQ_REL, _O.SEQ_CST)
 FAILURE_ORDERINGS = (_O.MONOTONIC, _O.ACQUIRE, _O.SEQ_CST)
 LOAD_ORDERINGS = (_O.UNORDERED, _O.MONOTONIC, _O.ACQUIRE, _O.SEQ_CST)
 STORE_ORDERINGS = (_O.UNORDERED, _O.MONOTONIC, _O.RELEASE, _O.SEQ_CST)
-FENCE_ORDERINGS = (_O.ACQUIRE, _O.RELEASE, _O.ACQ_REL, _O.SEQ_CST)
-
-Ordering = AtomicOrdering | str | AtomicOrderingAttr
-Address = MemRefType | LLVMPointerType
+# FENCE_ORDERINGS (acquire, release, acq_rel, seq_cst) is llvmx's: a fence becomes an
+# llvmx.fence, whose verifier allows the same.
 
 
 # --------------------------------------------------------------------------------------
 # Helpers of the verifiers.
 # --------------------------------------------------------------------------------------
-
-
-def _ordering(value: Ordering) -> AtomicOrderingAttr:
-    if isinstance(value, AtomicOrderingAttr):
-        return value
-    return AtomicOrderingAttr(AtomicOrdering(value))
 
 
 def bit_width(type_: Attribute) -> int | None:
@@ -221,15 +215,35 @@ def _parse_types(parser: Parser) -> tuple[Attribute, Attribute]:
     parser.raise_error(f"{RULE_ADDRESS}, got {type_}", pos, end)
 
 
-def _resolve_address(
-    parser: Parser,
-    base: UnresolvedOperand,
-    indices: Sequence[UnresolvedOperand],
-    type_: Attribute,
-) -> tuple[SSAValue, list[SSAValue]]:
-    return parser.resolve_operand(base, type_), [
-        parser.resolve_operand(i, IndexType()) for i in indices
-    ]
+class _ParsedTail(NamedTuple):
+    """The end of an op's syntax, `attr-dict : types`, and the address resolved
+    against the types."""
+
+    attributes: dict[str, Attribute]
+    base: SSAValue
+    indices: list[SSAValue]
+    value_type: Attribute
+
+
+def _parse_tail(
+    parser: Parser, base: UnresolvedOperand, indices: Sequence[UnresolvedOperand]
+) -> _ParsedTail:
+    attributes = parser.parse_optional_attr_dict()
+    base_type, value_type = _parse_types(parser)
+    return _ParsedTail(
+        attributes,
+        parser.resolve_operand(base, base_type),
+        [parser.resolve_operand(i, IndexType()) for i in indices],
+        value_type,
+    )
+
+
+_OpT = TypeVar("_OpT", bound=Operation)
+
+
+def _with_attributes(op: _OpT, attributes: dict[str, Attribute]) -> _OpT:
+    op.attributes.update(attributes)
+    return op
 
 
 def _print_address(
@@ -241,21 +255,16 @@ def _print_address(
             printer.print_list(indices, printer.print_operand)
 
 
-def _print_types(printer: Printer, base: SSAValue, value_type: Attribute) -> None:
+def _print_tail(
+    printer: Printer, op: Operation, base: SSAValue, value_type: Attribute
+) -> None:
+    """`attr-dict : types`: the memref type, or the pointer type `,` the value type."""
+    printer.print_op_attributes(op.attributes)
     printer.print_string(" : ")
     printer.print_attribute(base.type)
     if not isinstance(base.type, MemRefType):
         printer.print_string(", ")
         printer.print_attribute(value_type)
-
-
-def _print_attributes(printer: Printer, op: Operation) -> None:
-    printer.print_op_attributes(op.attributes)
-
-
-def _parse_attributes(parser: Parser, op: Operation) -> None:
-    attributes = parser.parse_optional_attr_dict()
-    op.attributes.update(attributes)
 
 
 def _value_type(base: SSAValue | Operation, given: Attribute | None) -> Attribute:
@@ -284,7 +293,7 @@ class RMWOp(IRDLOperation):
 
     name = "atomic.rmw"
 
-    base = operand_def(BaseAttr(MemRefType) | BaseAttr(LLVMPointerType))
+    base = operand_def(POINTER_CONSTRAINT)
     indices = var_operand_def(IndexType)
     value = operand_def()
     result = result_def()
@@ -305,7 +314,7 @@ class RMWOp(IRDLOperation):
     def __init__(
         self,
         kind: AtomicBinOp | str,
-        ordering: Ordering,
+        ordering: OrderingLike,
         base: SSAValue | Operation,
         indices: Sequence[SSAValue | Operation],
         value: SSAValue | Operation,
@@ -315,7 +324,7 @@ class RMWOp(IRDLOperation):
             result_types=[SSAValue.get(value).type],
             properties={
                 "kind": AtomicBinOpAttr(AtomicBinOp(kind)),
-                "ordering": _ordering(ordering),
+                "ordering": ordering_attr(ordering),
             },
         )
 
@@ -346,26 +355,22 @@ class RMWOp(IRDLOperation):
         base, indices = _parse_address(parser)
         parser.parse_punctuation(",")
         value = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        base_type, value_type = _parse_types(parser)
-        base_value, index_values = _resolve_address(parser, base, indices, base_type)
+        tail = _parse_tail(parser, base, indices)
         op = cls(
             kind,
             ordering,
-            base_value,
-            index_values,
-            parser.resolve_operand(value, value_type),
+            tail.base,
+            tail.indices,
+            parser.resolve_operand(value, tail.value_type),
         )
-        op.attributes.update(attributes)
-        return op
+        return _with_attributes(op, tail.attributes)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.kind.data.value} {self.ordering.data.value} ")
         _print_address(printer, self.base, self.indices)
         printer.print_string(", ")
         printer.print_operand(self.value)
-        _print_attributes(printer, self)
-        _print_types(printer, self.base, self.value.type)
+        _print_tail(printer, self, self.base, self.value.type)
 
 
 @irdl_op_definition
@@ -382,7 +387,7 @@ class CmpXchgOp(IRDLOperation):
 
     name = "atomic.cmpxchg"
 
-    base = operand_def(BaseAttr(MemRefType) | BaseAttr(LLVMPointerType))
+    base = operand_def(POINTER_CONSTRAINT)
     indices = var_operand_def(IndexType)
     cmp = operand_def()
     new = operand_def()
@@ -409,8 +414,8 @@ class CmpXchgOp(IRDLOperation):
 
     def __init__(
         self,
-        success_ordering: Ordering,
-        failure_ordering: Ordering,
+        success_ordering: OrderingLike,
+        failure_ordering: OrderingLike,
         base: SSAValue | Operation,
         indices: Sequence[SSAValue | Operation],
         cmp: SSAValue | Operation,
@@ -421,8 +426,8 @@ class CmpXchgOp(IRDLOperation):
             operands=[base, indices, cmp, new],
             result_types=[SSAValue.get(cmp).type, i1],
             properties={
-                "success_ordering": _ordering(success_ordering),
-                "failure_ordering": _ordering(failure_ordering),
+                "success_ordering": ordering_attr(success_ordering),
+                "failure_ordering": ordering_attr(failure_ordering),
                 "weak": UnitAttr() if weak else None,
             },
         )
@@ -455,20 +460,17 @@ class CmpXchgOp(IRDLOperation):
         cmp = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         new = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        base_type, value_type = _parse_types(parser)
-        base_value, index_values = _resolve_address(parser, base, indices, base_type)
+        tail = _parse_tail(parser, base, indices)
         op = cls(
             success,
             failure,
-            base_value,
-            index_values,
-            parser.resolve_operand(cmp, value_type),
-            parser.resolve_operand(new, value_type),
+            tail.base,
+            tail.indices,
+            parser.resolve_operand(cmp, tail.value_type),
+            parser.resolve_operand(new, tail.value_type),
             weak=weak,
         )
-        op.attributes.update(attributes)
-        return op
+        return _with_attributes(op, tail.attributes)
 
     def print(self, printer: Printer) -> None:
         if self.weak is not None:
@@ -481,8 +483,7 @@ class CmpXchgOp(IRDLOperation):
         printer.print_operand(self.cmp)
         printer.print_string(", ")
         printer.print_operand(self.new)
-        _print_attributes(printer, self)
-        _print_types(printer, self.base, self.cmp.type)
+        _print_tail(printer, self, self.base, self.cmp.type)
 
 
 @irdl_op_definition
@@ -496,7 +497,7 @@ class LoadOp(IRDLOperation):
 
     name = "atomic.load"
 
-    base = operand_def(BaseAttr(MemRefType) | BaseAttr(LLVMPointerType))
+    base = operand_def(POINTER_CONSTRAINT)
     indices = var_operand_def(IndexType)
     result = result_def()
 
@@ -512,7 +513,7 @@ class LoadOp(IRDLOperation):
 
     def __init__(
         self,
-        ordering: Ordering,
+        ordering: OrderingLike,
         base: SSAValue | Operation,
         indices: Sequence[SSAValue | Operation] = (),
         result_type: Attribute | None = None,
@@ -520,7 +521,7 @@ class LoadOp(IRDLOperation):
         super().__init__(
             operands=[base, indices],
             result_types=[_value_type(base, result_type)],
-            properties={"ordering": _ordering(ordering)},
+            properties={"ordering": ordering_attr(ordering)},
         )
 
     def verify_(self) -> None:
@@ -531,18 +532,14 @@ class LoadOp(IRDLOperation):
     def parse(cls, parser: Parser) -> LoadOp:
         ordering = parse_ordering(parser)
         base, indices = _parse_address(parser)
-        attributes = parser.parse_optional_attr_dict()
-        base_type, value_type = _parse_types(parser)
-        base_value, index_values = _resolve_address(parser, base, indices, base_type)
-        op = cls(ordering, base_value, index_values, value_type)
-        op.attributes.update(attributes)
-        return op
+        tail = _parse_tail(parser, base, indices)
+        op = cls(ordering, tail.base, tail.indices, tail.value_type)
+        return _with_attributes(op, tail.attributes)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.ordering.data.value} ")
         _print_address(printer, self.base, self.indices)
-        _print_attributes(printer, self)
-        _print_types(printer, self.base, self.result.type)
+        _print_tail(printer, self, self.base, self.result.type)
 
 
 @irdl_op_definition
@@ -557,7 +554,7 @@ class StoreOp(IRDLOperation):
     name = "atomic.store"
 
     value = operand_def()
-    base = operand_def(BaseAttr(MemRefType) | BaseAttr(LLVMPointerType))
+    base = operand_def(POINTER_CONSTRAINT)
     indices = var_operand_def(IndexType)
 
     ordering = prop_def(AtomicOrderingAttr)
@@ -573,14 +570,14 @@ class StoreOp(IRDLOperation):
 
     def __init__(
         self,
-        ordering: Ordering,
+        ordering: OrderingLike,
         value: SSAValue | Operation,
         base: SSAValue | Operation,
         indices: Sequence[SSAValue | Operation] = (),
     ):
         super().__init__(
             operands=[value, base, indices],
-            properties={"ordering": _ordering(ordering)},
+            properties={"ordering": ordering_attr(ordering)},
         )
 
     def verify_(self) -> None:
@@ -593,25 +590,21 @@ class StoreOp(IRDLOperation):
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         base, indices = _parse_address(parser)
-        attributes = parser.parse_optional_attr_dict()
-        base_type, value_type = _parse_types(parser)
-        base_value, index_values = _resolve_address(parser, base, indices, base_type)
+        tail = _parse_tail(parser, base, indices)
         op = cls(
             ordering,
-            parser.resolve_operand(value, value_type),
-            base_value,
-            index_values,
+            parser.resolve_operand(value, tail.value_type),
+            tail.base,
+            tail.indices,
         )
-        op.attributes.update(attributes)
-        return op
+        return _with_attributes(op, tail.attributes)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.ordering.data.value} ")
         printer.print_operand(self.value)
         printer.print_string(", ")
         _print_address(printer, self.base, self.indices)
-        _print_attributes(printer, self)
-        _print_types(printer, self.base, self.value.type)
+        _print_tail(printer, self, self.base, self.value.type)
 
 
 @irdl_op_definition
@@ -631,8 +624,8 @@ class FenceOp(IRDLOperation):
     SYNTAX: ClassVar[str] = "$ordering attr-dict"
     RULES: ClassVar[tuple[str, ...]] = (RULE_FENCE_ORDERING,)
 
-    def __init__(self, ordering: Ordering):
-        super().__init__(properties={"ordering": _ordering(ordering)})
+    def __init__(self, ordering: OrderingLike):
+        super().__init__(properties={"ordering": ordering_attr(ordering)})
 
     def verify_(self) -> None:
         _check_ordering(self.ordering, FENCE_ORDERINGS, RULE_FENCE_ORDERING)
@@ -640,12 +633,11 @@ class FenceOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> FenceOp:
         op = cls(parse_ordering(parser))
-        _parse_attributes(parser, op)
-        return op
+        return _with_attributes(op, parser.parse_optional_attr_dict())
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.ordering.data.value}")
-        _print_attributes(printer, self)
+        printer.print_op_attributes(self.attributes)
 
 
 ATOMIC_OPS: tuple[type[IRDLOperation], ...] = (

@@ -99,6 +99,10 @@ ADDRESS_SPACE_CONSTANT = 2
 ADDRESS_SPACE_LOCAL = 3
 ADDRESS_SPACE_GENERIC = 4
 
+POINTER_CONSTRAINT = BaseAttr(MemRefType) | BaseAttr(LLVMPointerType)
+"""A pointer operand: a memref, whose memory space is the address space, or an
+`!llvm.ptr<N>` (see `address_space_of`)."""
+
 
 def address_space_of(type_: Attribute) -> int | None:
     """The spec's address space of a memref or `!llvm.ptr` type.
@@ -1207,7 +1211,6 @@ class SubGroupShuffleXorOp(_ShuffleOp):
 # starts a new event.
 # --------------------------------------------------------------------------------------
 
-_POINTER = BaseAttr(MemRefType) | BaseAttr(LLVMPointerType)
 _DMA_TYPES = "`:` type($dst) `,` type($src)"
 
 
@@ -1276,8 +1279,8 @@ def _dma_format(sizes: Sequence[str]) -> str:
 
 
 class _Dma1DOp(_DmaOp):
-    dst = operand_def(_POINTER)
-    src = operand_def(_POINTER)
+    dst = operand_def(POINTER_CONSTRAINT)
+    src = operand_def(POINTER_CONSTRAINT)
     width = operand_def(IndexType)
     event = opt_operand_def(DmaEventType)
     assembly_format = _dma_format(["width"])
@@ -1293,8 +1296,8 @@ class _Dma1DOp(_DmaOp):
 
 
 class _Dma2DOp(_DmaOp):
-    dst = operand_def(_POINTER)
-    src = operand_def(_POINTER)
+    dst = operand_def(POINTER_CONSTRAINT)
+    src = operand_def(POINTER_CONSTRAINT)
     width = operand_def(IndexType)
     dst_stride = operand_def(IndexType)
     src_stride = operand_def(IndexType)
@@ -1316,8 +1319,8 @@ class _Dma2DOp(_DmaOp):
 
 
 class _Dma3DOp(_DmaOp):
-    dst = operand_def(_POINTER)
-    src = operand_def(_POINTER)
+    dst = operand_def(POINTER_CONSTRAINT)
+    src = operand_def(POINTER_CONSTRAINT)
     width = operand_def(IndexType)
     dst_line_stride = operand_def(IndexType)
     src_line_stride = operand_def(IndexType)
