@@ -216,17 +216,21 @@ def _parse_types(parser: Parser) -> tuple[Attribute, Attribute]:
 
 
 class _ParsedTail(NamedTuple):
-    """The end of an op's syntax, `attr-dict : types`, and the address resolved
-    against the types."""
+    """The end of an op's syntax, `attr-dict : types`, and the operands parsed before
+    it resolved against the types: the address, and the values (of the value type)."""
 
     attributes: dict[str, Attribute]
     base: SSAValue
     indices: list[SSAValue]
+    values: list[SSAValue]
     value_type: Attribute
 
 
 def _parse_tail(
-    parser: Parser, base: UnresolvedOperand, indices: Sequence[UnresolvedOperand]
+    parser: Parser,
+    base: UnresolvedOperand,
+    indices: Sequence[UnresolvedOperand],
+    values: Sequence[UnresolvedOperand] = (),
 ) -> _ParsedTail:
     attributes = parser.parse_optional_attr_dict()
     base_type, value_type = _parse_types(parser)
@@ -234,8 +238,18 @@ def _parse_tail(
         attributes,
         parser.resolve_operand(base, base_type),
         [parser.resolve_operand(i, IndexType()) for i in indices],
+        [parser.resolve_operand(v, value_type) for v in values],
         value_type,
     )
+
+
+def _parse_values(parser: Parser, count: int) -> list[UnresolvedOperand]:
+    """`, %a, %b, ...`: the values after an address."""
+    values = []
+    for _ in range(count):
+        parser.parse_punctuation(",")
+        values.append(parser.parse_unresolved_operand())
+    return values
 
 
 _OpT = TypeVar("_OpT", bound=Operation)
@@ -353,16 +367,8 @@ class RMWOp(IRDLOperation):
         kind = _parse_keyword(parser, "atomicrmw operation", kinds)
         ordering = parse_ordering(parser)
         base, indices = _parse_address(parser)
-        parser.parse_punctuation(",")
-        value = parser.parse_unresolved_operand()
-        tail = _parse_tail(parser, base, indices)
-        op = cls(
-            kind,
-            ordering,
-            tail.base,
-            tail.indices,
-            parser.resolve_operand(value, tail.value_type),
-        )
+        tail = _parse_tail(parser, base, indices, _parse_values(parser, 1))
+        op = cls(kind, ordering, tail.base, tail.indices, *tail.values)
         return _with_attributes(op, tail.attributes)
 
     def print(self, printer: Printer) -> None:
@@ -456,20 +462,8 @@ class CmpXchgOp(IRDLOperation):
         success = parse_ordering(parser, "success ordering")
         failure = parse_ordering(parser, "failure ordering")
         base, indices = _parse_address(parser)
-        parser.parse_punctuation(",")
-        cmp = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        new = parser.parse_unresolved_operand()
-        tail = _parse_tail(parser, base, indices)
-        op = cls(
-            success,
-            failure,
-            tail.base,
-            tail.indices,
-            parser.resolve_operand(cmp, tail.value_type),
-            parser.resolve_operand(new, tail.value_type),
-            weak=weak,
-        )
+        tail = _parse_tail(parser, base, indices, _parse_values(parser, 2))
+        op = cls(success, failure, tail.base, tail.indices, *tail.values, weak=weak)
         return _with_attributes(op, tail.attributes)
 
     def print(self, printer: Printer) -> None:
@@ -590,13 +584,8 @@ class StoreOp(IRDLOperation):
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         base, indices = _parse_address(parser)
-        tail = _parse_tail(parser, base, indices)
-        op = cls(
-            ordering,
-            parser.resolve_operand(value, tail.value_type),
-            tail.base,
-            tail.indices,
-        )
+        tail = _parse_tail(parser, base, indices, [value])
+        op = cls(ordering, *tail.values, tail.base, tail.indices)
         return _with_attributes(op, tail.attributes)
 
     def print(self, printer: Printer) -> None:
