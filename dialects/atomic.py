@@ -42,7 +42,6 @@ from typing import ClassVar, NamedTuple, TypeVar
 from xdsl.dialects.builtin import (
     AnyFloat,
     IndexType,
-    IntegerAttr,
     IntegerType,
     MemRefType,
     UnitAttr,
@@ -72,7 +71,7 @@ from dialects.llvmx import (
     OrderingLike,
     ordering_attr,
 )
-from dialects.mux import POINTER_CONSTRAINT, address_space_of
+from dialects.mux import ADDRESS_SPACE_CONSTANT, POINTER_CONSTRAINT, address_space_of
 
 # --------------------------------------------------------------------------------------
 # Verifier rules. A verifier message is "<rule>: <what was found>".
@@ -104,8 +103,6 @@ RULE_FAILURE_ORDERING = (
 RULE_LOAD_ORDERING = "an atomic load is unordered, monotonic, acquire or seq_cst"
 RULE_STORE_ORDERING = "an atomic store is unordered, monotonic, release or seq_cst"
 RULE_FENCE_ORDERING = "a fence is acquire, release, acq_rel or seq_cst"
-
-ADDRESS_SPACE_CONSTANT = 2
 
 _O = AtomicOrdering
 RMW_ORDERINGS = (_O.MONOTONIC, _O.ACQUIRE, _O.RELEASE, _O.ACQ_REL, _O.SEQ_CST)
@@ -150,14 +147,11 @@ def _check_address(
             raise VerifyException(f"{RULE_ADDRESS}, got {count} for {type_}")
         if value_type != type_.element_type:
             raise VerifyException(f"{RULE_VALUE_TYPE}, got {value_type} for {type_}")
-        space = type_.memory_space
-        space_number = space.value.data if isinstance(space, IntegerAttr) else 0
     else:
         assert isinstance(type_, LLVMPointerType)
         if indices:
             raise VerifyException(f"{RULE_ADDRESS}, got {count} for {type_}")
-        space_number = address_space_of(type_)
-    if writes and space_number == ADDRESS_SPACE_CONSTANT:
+    if writes and address_space_of(type_) == ADDRESS_SPACE_CONSTANT:
         raise VerifyException(f"{RULE_NOT_CONSTANT}, got {type_}")
     if bit_width(value_type) not in (8, 16, 32, 64):
         raise VerifyException(f"{RULE_ATOMIC_TYPE}, got {value_type}")
