@@ -37,12 +37,11 @@ Each op lists its rules in `RULES`; `scripts/gen_dialect_docs.py` publishes them
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, NamedTuple, TypeVar
 
 from xdsl.dialects.builtin import (
     AnyFloat,
     IndexType,
-    IntegerAttr,
     IntegerType,
     MemRefType,
     UnitAttr,
@@ -51,7 +50,6 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
-    BaseAttr,
     IRDLOperation,
     irdl_op_definition,
     operand_def,
@@ -65,12 +63,15 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.llvmx import (
+    FENCE_ORDERINGS,
     AtomicBinOp,
     AtomicBinOpAttr,
     AtomicOrdering,
     AtomicOrderingAttr,
+    OrderingLike,
+    ordering_attr,
 )
-from dialects.mux import address_space_of
+from dialects.mux import ADDRESS_SPACE_CONSTANT, POINTER_CONSTRAINT, address_space_of
 
 # --------------------------------------------------------------------------------------
 # Verifier rules. A verifier message is "<rule>: <what was found>".
@@ -103,28 +104,18 @@ RULE_LOAD_ORDERING = "an atomic load is unordered, monotonic, acquire or seq_cst
 RULE_STORE_ORDERING = "an atomic store is unordered, monotonic, release or seq_cst"
 RULE_FENCE_ORDERING = "a fence is acquire, release, acq_rel or seq_cst"
 
-ADDRESS_SPACE_CONSTANT = 2
-
 _O = AtomicOrdering
 RMW_ORDERINGS = (_O.MONOTONIC, _O.ACQUIRE, _O.RELEASE, _O.ACQ_REL, _O.SEQ_CST)
 FAILURE_ORDERINGS = (_O.MONOTONIC, _O.ACQUIRE, _O.SEQ_CST)
 LOAD_ORDERINGS = (_O.UNORDERED, _O.MONOTONIC, _O.ACQUIRE, _O.SEQ_CST)
 STORE_ORDERINGS = (_O.UNORDERED, _O.MONOTONIC, _O.RELEASE, _O.SEQ_CST)
-FENCE_ORDERINGS = (_O.ACQUIRE, _O.RELEASE, _O.ACQ_REL, _O.SEQ_CST)
-
-Ordering = AtomicOrdering | str | AtomicOrderingAttr
-Address = MemRefType | LLVMPointerType
+# FENCE_ORDERINGS (acquire, release, acq_rel, seq_cst) is llvmx's: a fence becomes an
+# llvmx.fence, whose verifier allows the same.
 
 
 # --------------------------------------------------------------------------------------
 # Helpers of the verifiers.
 # --------------------------------------------------------------------------------------
-
-
-def _ordering(value: Ordering) -> AtomicOrderingAttr:
-    if isinstance(value, AtomicOrderingAttr):
-        return value
-    return AtomicOrderingAttr(AtomicOrdering(value))
 
 
 def bit_width(type_: Attribute) -> int | None:
@@ -156,14 +147,11 @@ def _check_address(
             raise VerifyException(f"{RULE_ADDRESS}, got {count} for {type_}")
         if value_type != type_.element_type:
             raise VerifyException(f"{RULE_VALUE_TYPE}, got {value_type} for {type_}")
-        space = type_.memory_space
-        space_number = space.value.data if isinstance(space, IntegerAttr) else 0
     else:
         assert isinstance(type_, LLVMPointerType)
         if indices:
             raise VerifyException(f"{RULE_ADDRESS}, got {count} for {type_}")
-        space_number = address_space_of(type_)
-    if writes and space_number == ADDRESS_SPACE_CONSTANT:
+    if writes and address_space_of(type_) == ADDRESS_SPACE_CONSTANT:
         raise VerifyException(f"{RULE_NOT_CONSTANT}, got {type_}")
     if bit_width(value_type) not in (8, 16, 32, 64):
         raise VerifyException(f"{RULE_ATOMIC_TYPE}, got {value_type}")
@@ -221,15 +209,49 @@ def _parse_types(parser: Parser) -> tuple[Attribute, Attribute]:
     parser.raise_error(f"{RULE_ADDRESS}, got {type_}", pos, end)
 
 
-def _resolve_address(
+class _ParsedTail(NamedTuple):
+    """The end of an op's syntax, `attr-dict : types`, and the operands parsed before
+    it resolved against the types: the address, and the values (of the value type)."""
+
+    attributes: dict[str, Attribute]
+    base: SSAValue
+    indices: list[SSAValue]
+    values: list[SSAValue]
+    value_type: Attribute
+
+
+def _parse_tail(
     parser: Parser,
     base: UnresolvedOperand,
     indices: Sequence[UnresolvedOperand],
-    type_: Attribute,
-) -> tuple[SSAValue, list[SSAValue]]:
-    return parser.resolve_operand(base, type_), [
-        parser.resolve_operand(i, IndexType()) for i in indices
-    ]
+    values: Sequence[UnresolvedOperand] = (),
+) -> _ParsedTail:
+    attributes = parser.parse_optional_attr_dict()
+    base_type, value_type = _parse_types(parser)
+    return _ParsedTail(
+        attributes,
+        parser.resolve_operand(base, base_type),
+        [parser.resolve_operand(i, IndexType()) for i in indices],
+        [parser.resolve_operand(v, value_type) for v in values],
+        value_type,
+    )
+
+
+def _parse_values(parser: Parser, count: int) -> list[UnresolvedOperand]:
+    """`, %a, %b, ...`: the values after an address."""
+    values = []
+    for _ in range(count):
+        parser.parse_punctuation(",")
+        values.append(parser.parse_unresolved_operand())
+    return values
+
+
+_OpT = TypeVar("_OpT", bound=Operation)
+
+
+def _with_attributes(op: _OpT, attributes: dict[str, Attribute]) -> _OpT:
+    op.attributes.update(attributes)
+    return op
 
 
 def _print_address(
@@ -241,21 +263,16 @@ def _print_address(
             printer.print_list(indices, printer.print_operand)
 
 
-def _print_types(printer: Printer, base: SSAValue, value_type: Attribute) -> None:
+def _print_tail(
+    printer: Printer, op: Operation, base: SSAValue, value_type: Attribute
+) -> None:
+    """`attr-dict : types`: the memref type, or the pointer type `,` the value type."""
+    printer.print_op_attributes(op.attributes)
     printer.print_string(" : ")
     printer.print_attribute(base.type)
     if not isinstance(base.type, MemRefType):
         printer.print_string(", ")
         printer.print_attribute(value_type)
-
-
-def _print_attributes(printer: Printer, op: Operation) -> None:
-    printer.print_op_attributes(op.attributes)
-
-
-def _parse_attributes(parser: Parser, op: Operation) -> None:
-    attributes = parser.parse_optional_attr_dict()
-    op.attributes.update(attributes)
 
 
 def _value_type(base: SSAValue | Operation, given: Attribute | None) -> Attribute:
@@ -284,7 +301,7 @@ class RMWOp(IRDLOperation):
 
     name = "atomic.rmw"
 
-    base = operand_def(BaseAttr(MemRefType) | BaseAttr(LLVMPointerType))
+    base = operand_def(POINTER_CONSTRAINT)
     indices = var_operand_def(IndexType)
     value = operand_def()
     result = result_def()
@@ -305,7 +322,7 @@ class RMWOp(IRDLOperation):
     def __init__(
         self,
         kind: AtomicBinOp | str,
-        ordering: Ordering,
+        ordering: OrderingLike,
         base: SSAValue | Operation,
         indices: Sequence[SSAValue | Operation],
         value: SSAValue | Operation,
@@ -315,7 +332,7 @@ class RMWOp(IRDLOperation):
             result_types=[SSAValue.get(value).type],
             properties={
                 "kind": AtomicBinOpAttr(AtomicBinOp(kind)),
-                "ordering": _ordering(ordering),
+                "ordering": ordering_attr(ordering),
             },
         )
 
@@ -344,28 +361,16 @@ class RMWOp(IRDLOperation):
         kind = _parse_keyword(parser, "atomicrmw operation", kinds)
         ordering = parse_ordering(parser)
         base, indices = _parse_address(parser)
-        parser.parse_punctuation(",")
-        value = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        base_type, value_type = _parse_types(parser)
-        base_value, index_values = _resolve_address(parser, base, indices, base_type)
-        op = cls(
-            kind,
-            ordering,
-            base_value,
-            index_values,
-            parser.resolve_operand(value, value_type),
-        )
-        op.attributes.update(attributes)
-        return op
+        tail = _parse_tail(parser, base, indices, _parse_values(parser, 1))
+        op = cls(kind, ordering, tail.base, tail.indices, *tail.values)
+        return _with_attributes(op, tail.attributes)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.kind.data.value} {self.ordering.data.value} ")
         _print_address(printer, self.base, self.indices)
         printer.print_string(", ")
         printer.print_operand(self.value)
-        _print_attributes(printer, self)
-        _print_types(printer, self.base, self.value.type)
+        _print_tail(printer, self, self.base, self.value.type)
 
 
 @irdl_op_definition
@@ -382,7 +387,7 @@ class CmpXchgOp(IRDLOperation):
 
     name = "atomic.cmpxchg"
 
-    base = operand_def(BaseAttr(MemRefType) | BaseAttr(LLVMPointerType))
+    base = operand_def(POINTER_CONSTRAINT)
     indices = var_operand_def(IndexType)
     cmp = operand_def()
     new = operand_def()
@@ -409,8 +414,8 @@ class CmpXchgOp(IRDLOperation):
 
     def __init__(
         self,
-        success_ordering: Ordering,
-        failure_ordering: Ordering,
+        success_ordering: OrderingLike,
+        failure_ordering: OrderingLike,
         base: SSAValue | Operation,
         indices: Sequence[SSAValue | Operation],
         cmp: SSAValue | Operation,
@@ -421,8 +426,8 @@ class CmpXchgOp(IRDLOperation):
             operands=[base, indices, cmp, new],
             result_types=[SSAValue.get(cmp).type, i1],
             properties={
-                "success_ordering": _ordering(success_ordering),
-                "failure_ordering": _ordering(failure_ordering),
+                "success_ordering": ordering_attr(success_ordering),
+                "failure_ordering": ordering_attr(failure_ordering),
                 "weak": UnitAttr() if weak else None,
             },
         )
@@ -451,24 +456,9 @@ class CmpXchgOp(IRDLOperation):
         success = parse_ordering(parser, "success ordering")
         failure = parse_ordering(parser, "failure ordering")
         base, indices = _parse_address(parser)
-        parser.parse_punctuation(",")
-        cmp = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        new = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        base_type, value_type = _parse_types(parser)
-        base_value, index_values = _resolve_address(parser, base, indices, base_type)
-        op = cls(
-            success,
-            failure,
-            base_value,
-            index_values,
-            parser.resolve_operand(cmp, value_type),
-            parser.resolve_operand(new, value_type),
-            weak=weak,
-        )
-        op.attributes.update(attributes)
-        return op
+        tail = _parse_tail(parser, base, indices, _parse_values(parser, 2))
+        op = cls(success, failure, tail.base, tail.indices, *tail.values, weak=weak)
+        return _with_attributes(op, tail.attributes)
 
     def print(self, printer: Printer) -> None:
         if self.weak is not None:
@@ -481,8 +471,7 @@ class CmpXchgOp(IRDLOperation):
         printer.print_operand(self.cmp)
         printer.print_string(", ")
         printer.print_operand(self.new)
-        _print_attributes(printer, self)
-        _print_types(printer, self.base, self.cmp.type)
+        _print_tail(printer, self, self.base, self.cmp.type)
 
 
 @irdl_op_definition
@@ -496,7 +485,7 @@ class LoadOp(IRDLOperation):
 
     name = "atomic.load"
 
-    base = operand_def(BaseAttr(MemRefType) | BaseAttr(LLVMPointerType))
+    base = operand_def(POINTER_CONSTRAINT)
     indices = var_operand_def(IndexType)
     result = result_def()
 
@@ -512,7 +501,7 @@ class LoadOp(IRDLOperation):
 
     def __init__(
         self,
-        ordering: Ordering,
+        ordering: OrderingLike,
         base: SSAValue | Operation,
         indices: Sequence[SSAValue | Operation] = (),
         result_type: Attribute | None = None,
@@ -520,7 +509,7 @@ class LoadOp(IRDLOperation):
         super().__init__(
             operands=[base, indices],
             result_types=[_value_type(base, result_type)],
-            properties={"ordering": _ordering(ordering)},
+            properties={"ordering": ordering_attr(ordering)},
         )
 
     def verify_(self) -> None:
@@ -531,18 +520,14 @@ class LoadOp(IRDLOperation):
     def parse(cls, parser: Parser) -> LoadOp:
         ordering = parse_ordering(parser)
         base, indices = _parse_address(parser)
-        attributes = parser.parse_optional_attr_dict()
-        base_type, value_type = _parse_types(parser)
-        base_value, index_values = _resolve_address(parser, base, indices, base_type)
-        op = cls(ordering, base_value, index_values, value_type)
-        op.attributes.update(attributes)
-        return op
+        tail = _parse_tail(parser, base, indices)
+        op = cls(ordering, tail.base, tail.indices, tail.value_type)
+        return _with_attributes(op, tail.attributes)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.ordering.data.value} ")
         _print_address(printer, self.base, self.indices)
-        _print_attributes(printer, self)
-        _print_types(printer, self.base, self.result.type)
+        _print_tail(printer, self, self.base, self.result.type)
 
 
 @irdl_op_definition
@@ -557,7 +542,7 @@ class StoreOp(IRDLOperation):
     name = "atomic.store"
 
     value = operand_def()
-    base = operand_def(BaseAttr(MemRefType) | BaseAttr(LLVMPointerType))
+    base = operand_def(POINTER_CONSTRAINT)
     indices = var_operand_def(IndexType)
 
     ordering = prop_def(AtomicOrderingAttr)
@@ -573,14 +558,14 @@ class StoreOp(IRDLOperation):
 
     def __init__(
         self,
-        ordering: Ordering,
+        ordering: OrderingLike,
         value: SSAValue | Operation,
         base: SSAValue | Operation,
         indices: Sequence[SSAValue | Operation] = (),
     ):
         super().__init__(
             operands=[value, base, indices],
-            properties={"ordering": _ordering(ordering)},
+            properties={"ordering": ordering_attr(ordering)},
         )
 
     def verify_(self) -> None:
@@ -593,25 +578,16 @@ class StoreOp(IRDLOperation):
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         base, indices = _parse_address(parser)
-        attributes = parser.parse_optional_attr_dict()
-        base_type, value_type = _parse_types(parser)
-        base_value, index_values = _resolve_address(parser, base, indices, base_type)
-        op = cls(
-            ordering,
-            parser.resolve_operand(value, value_type),
-            base_value,
-            index_values,
-        )
-        op.attributes.update(attributes)
-        return op
+        tail = _parse_tail(parser, base, indices, [value])
+        op = cls(ordering, *tail.values, tail.base, tail.indices)
+        return _with_attributes(op, tail.attributes)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.ordering.data.value} ")
         printer.print_operand(self.value)
         printer.print_string(", ")
         _print_address(printer, self.base, self.indices)
-        _print_attributes(printer, self)
-        _print_types(printer, self.base, self.value.type)
+        _print_tail(printer, self, self.base, self.value.type)
 
 
 @irdl_op_definition
@@ -631,8 +607,8 @@ class FenceOp(IRDLOperation):
     SYNTAX: ClassVar[str] = "$ordering attr-dict"
     RULES: ClassVar[tuple[str, ...]] = (RULE_FENCE_ORDERING,)
 
-    def __init__(self, ordering: Ordering):
-        super().__init__(properties={"ordering": _ordering(ordering)})
+    def __init__(self, ordering: OrderingLike):
+        super().__init__(properties={"ordering": ordering_attr(ordering)})
 
     def verify_(self) -> None:
         _check_ordering(self.ordering, FENCE_ORDERINGS, RULE_FENCE_ORDERING)
@@ -640,12 +616,11 @@ class FenceOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> FenceOp:
         op = cls(parse_ordering(parser))
-        _parse_attributes(parser, op)
-        return op
+        return _with_attributes(op, parser.parse_optional_attr_dict())
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.ordering.data.value}")
-        _print_attributes(printer, self)
+        printer.print_op_attributes(self.attributes)
 
 
 ATOMIC_OPS: tuple[type[IRDLOperation], ...] = (

@@ -127,24 +127,27 @@ class _CastOp(IRDLOperation):
         _check_cast(self, self.SOURCE, self.DEST)
 
 
+class _FloatToIntOp(_CastOp):
+    """`fptosi` and `fptoui`: from float elements to integer ones."""
+
+    SOURCE: ClassVar = AnyFloat
+    DEST: ClassVar = IntegerType
+
+
 @irdl_op_definition
-class FPToSIOp(_CastOp):
+class FPToSIOp(_FloatToIntOp):
     """LLVM `fptosi`: a float (or vector of floats) to a signed integer, rounding
     toward zero; the result is poison when the value does not fit."""
 
     name = "llvmx.fptosi"
-    SOURCE: ClassVar = AnyFloat
-    DEST: ClassVar = IntegerType
 
 
 @irdl_op_definition
-class FPToUIOp(_CastOp):
+class FPToUIOp(_FloatToIntOp):
     """LLVM `fptoui`: a float (or vector of floats) to an unsigned integer, rounding
     toward zero; the result is poison when the value does not fit."""
 
     name = "llvmx.fptoui"
-    SOURCE: ClassVar = AnyFloat
-    DEST: ClassVar = IntegerType
 
 
 @irdl_op_definition
@@ -578,7 +581,21 @@ class AtomicBinOpAttr(EnumAttribute[AtomicBinOp], SpacedOpaqueSyntaxAttribute):
     name = "llvmx.bin_op"
 
 
-def _ordering(value: AtomicOrdering | str | AtomicOrderingAttr) -> AtomicOrderingAttr:
+OrderingLike = AtomicOrdering | str | AtomicOrderingAttr
+"""What the ops' constructors take as an ordering: `ordering_attr` makes it an
+attribute."""
+
+FENCE_ORDERINGS = (
+    AtomicOrdering.ACQUIRE,
+    AtomicOrdering.RELEASE,
+    AtomicOrdering.ACQ_REL,
+    AtomicOrdering.SEQ_CST,
+)
+"""The orderings a fence may have (LLVM rejects the weaker ones)."""
+
+
+def ordering_attr(value: OrderingLike) -> AtomicOrderingAttr:
+    """The ordering attribute of an ordering, its name or the attribute itself."""
     if isinstance(value, AtomicOrderingAttr):
         return value
     return AtomicOrderingAttr(AtomicOrdering(value))
@@ -617,17 +634,11 @@ class FenceOp(IRDLOperation):
 
     assembly_format = "$ordering attr-dict"
 
-    def __init__(self, ordering: AtomicOrdering | str | AtomicOrderingAttr):
-        super().__init__(properties={"ordering": _ordering(ordering)})
+    def __init__(self, ordering: OrderingLike):
+        super().__init__(properties={"ordering": ordering_attr(ordering)})
 
     def verify_(self) -> None:
-        allowed = (
-            AtomicOrdering.ACQUIRE,
-            AtomicOrdering.RELEASE,
-            AtomicOrdering.ACQ_REL,
-            AtomicOrdering.SEQ_CST,
-        )
-        if self.ordering.data not in allowed:
+        if self.ordering.data not in FENCE_ORDERINGS:
             raise VerifyException(
                 "llvmx.fence ordering must be acquire, release, acq_rel or seq_cst, "
                 f"got {self.ordering.data}"
@@ -661,7 +672,7 @@ class AtomicRMWOp(IRDLOperation):
         bin_op: AtomicBinOp | str,
         ptr: Operation | SSAValue,
         val: Operation | SSAValue,
-        ordering: AtomicOrdering | str | AtomicOrderingAttr,
+        ordering: OrderingLike,
         alignment: int | None = None,
     ):
         super().__init__(
@@ -669,7 +680,7 @@ class AtomicRMWOp(IRDLOperation):
             result_types=[SSAValue.get(val).type],
             properties={
                 "bin_op": AtomicBinOpAttr(AtomicBinOp(bin_op)),
-                "ordering": _ordering(ordering),
+                "ordering": ordering_attr(ordering),
                 "alignment": _alignment(alignment),
             },
         )
@@ -749,8 +760,8 @@ class CmpXchgOp(IRDLOperation):
         ptr: Operation | SSAValue,
         cmp: Operation | SSAValue,
         new: Operation | SSAValue,
-        success_ordering: AtomicOrdering | str | AtomicOrderingAttr,
-        failure_ordering: AtomicOrdering | str | AtomicOrderingAttr,
+        success_ordering: OrderingLike,
+        failure_ordering: OrderingLike,
         weak: bool = False,
         alignment: int | None = None,
     ):
@@ -759,8 +770,8 @@ class CmpXchgOp(IRDLOperation):
             operands=[ptr, cmp, new],
             result_types=[LLVMStructType.from_type_list([value_type, i1])],
             properties={
-                "success_ordering": _ordering(success_ordering),
-                "failure_ordering": _ordering(failure_ordering),
+                "success_ordering": ordering_attr(success_ordering),
+                "failure_ordering": ordering_attr(failure_ordering),
                 "weak": UnitAttr() if weak else None,
                 "alignment": _alignment(alignment),
             },

@@ -99,6 +99,10 @@ ADDRESS_SPACE_CONSTANT = 2
 ADDRESS_SPACE_LOCAL = 3
 ADDRESS_SPACE_GENERIC = 4
 
+POINTER_CONSTRAINT = BaseAttr(MemRefType) | BaseAttr(LLVMPointerType)
+"""A pointer operand: a memref, whose memory space is the address space, or an
+`!llvm.ptr<N>` (see `address_space_of`)."""
+
 
 def address_space_of(type_: Attribute) -> int | None:
     """The spec's address space of a memref or `!llvm.ptr` type.
@@ -1207,33 +1211,59 @@ class SubGroupShuffleXorOp(_ShuffleOp):
 # starts a new event.
 # --------------------------------------------------------------------------------------
 
-_POINTER = BaseAttr(MemRefType) | BaseAttr(LLVMPointerType)
 _DMA_TYPES = "`:` type($dst) `,` type($src)"
 
 
 class _DmaOp(IRDLOperation):
-    """Shared verification of the six DMA transfers.
+    """Shared construction and verification of the six DMA transfers.
 
     Subclasses define all their operands themselves, in the spec's order: xDSL puts
-    a subclass's fields before its base class's.
+    a subclass's fields before its base class's. A transfer's direction (its
+    `RULES`, the address spaces it copies from and to) comes from `_DmaRead` or
+    `_DmaWrite`, its operands from `_Dma1DOp`, `_Dma2DOp` or `_Dma3DOp`.
     """
 
-    IS_READ: ClassVar[bool]
+    DST_SPACE: ClassVar[int]
+    SRC_SPACE: ClassVar[int]
     result = result_def(DmaEventType)
 
-    def verify_(self) -> None:
-        want_dst, want_src, rule = (
-            (ADDRESS_SPACE_LOCAL, ADDRESS_SPACE_GLOBAL, RULE_DMA_READ_SPACES)
-            if self.IS_READ
-            else (ADDRESS_SPACE_GLOBAL, ADDRESS_SPACE_LOCAL, RULE_DMA_WRITE_SPACES)
+    def __init__(
+        self,
+        dst: SSAValue | Operation,
+        src: SSAValue | Operation,
+        sizes: Sequence[SSAValue | Operation],
+        event: SSAValue | Operation | None,
+    ):
+        super().__init__(
+            operands=[dst, src, *sizes, [] if event is None else [event]],
+            result_types=[DmaEventType()],
         )
+
+    def verify_(self) -> None:
         dst = address_space_of(self.dst.type)
         src = address_space_of(self.src.type)
-        if (dst, src) != (want_dst, want_src):
+        if (dst, src) != (self.DST_SPACE, self.SRC_SPACE):
+            (rule,) = self.RULES
             raise VerifyException(
                 f"{rule}: destination in {_space_name(dst)}, source in "
                 f"{_space_name(src)}"
             )
+
+
+class _DmaRead(_DmaOp):
+    """A DMA read: from global memory to local memory."""
+
+    RULES: ClassVar[tuple[str, ...]] = (RULE_DMA_READ_SPACES,)
+    DST_SPACE: ClassVar[int] = ADDRESS_SPACE_LOCAL
+    SRC_SPACE: ClassVar[int] = ADDRESS_SPACE_GLOBAL
+
+
+class _DmaWrite(_DmaOp):
+    """A DMA write: from local memory to global memory."""
+
+    RULES: ClassVar[tuple[str, ...]] = (RULE_DMA_WRITE_SPACES,)
+    DST_SPACE: ClassVar[int] = ADDRESS_SPACE_GLOBAL
+    SRC_SPACE: ClassVar[int] = ADDRESS_SPACE_LOCAL
 
 
 def _space_name(space: int | None) -> str:
@@ -1249,8 +1279,8 @@ def _dma_format(sizes: Sequence[str]) -> str:
 
 
 class _Dma1DOp(_DmaOp):
-    dst = operand_def(_POINTER)
-    src = operand_def(_POINTER)
+    dst = operand_def(POINTER_CONSTRAINT)
+    src = operand_def(POINTER_CONSTRAINT)
     width = operand_def(IndexType)
     event = opt_operand_def(DmaEventType)
     assembly_format = _dma_format(["width"])
@@ -1262,15 +1292,12 @@ class _Dma1DOp(_DmaOp):
         width: SSAValue | Operation,
         event: SSAValue | Operation | None = None,
     ):
-        super().__init__(
-            operands=[dst, src, width, [] if event is None else [event]],
-            result_types=[DmaEventType()],
-        )
+        super().__init__(dst, src, [width], event)
 
 
 class _Dma2DOp(_DmaOp):
-    dst = operand_def(_POINTER)
-    src = operand_def(_POINTER)
+    dst = operand_def(POINTER_CONSTRAINT)
+    src = operand_def(POINTER_CONSTRAINT)
     width = operand_def(IndexType)
     dst_stride = operand_def(IndexType)
     src_stride = operand_def(IndexType)
@@ -1288,23 +1315,12 @@ class _Dma2DOp(_DmaOp):
         height: SSAValue | Operation,
         event: SSAValue | Operation | None = None,
     ):
-        super().__init__(
-            operands=[
-                dst,
-                src,
-                width,
-                dst_stride,
-                src_stride,
-                height,
-                [] if event is None else [event],
-            ],
-            result_types=[DmaEventType()],
-        )
+        super().__init__(dst, src, [width, dst_stride, src_stride, height], event)
 
 
 class _Dma3DOp(_DmaOp):
-    dst = operand_def(_POINTER)
-    src = operand_def(_POINTER)
+    dst = operand_def(POINTER_CONSTRAINT)
+    src = operand_def(POINTER_CONSTRAINT)
     width = operand_def(IndexType)
     dst_line_stride = operand_def(IndexType)
     src_line_stride = operand_def(IndexType)
@@ -1338,89 +1354,72 @@ class _Dma3DOp(_DmaOp):
         depth: SSAValue | Operation,
         event: SSAValue | Operation | None = None,
     ):
-        super().__init__(
-            operands=[
-                dst,
-                src,
-                width,
-                dst_line_stride,
-                src_line_stride,
-                height,
-                dst_plane_stride,
-                src_plane_stride,
-                depth,
-                [] if event is None else [event],
-            ],
-            result_types=[DmaEventType()],
-        )
+        sizes = [
+            width,
+            dst_line_stride,
+            src_line_stride,
+            height,
+            dst_plane_stride,
+            src_plane_stride,
+            depth,
+        ]
+        super().__init__(dst, src, sizes, event)
 
 
 @irdl_op_definition
-class DmaRead1DOp(_Dma1DOp):
+class DmaRead1DOp(_DmaRead, _Dma1DOp):
     """`__mux_dma_read_1D(ptr addrspace(3) %dst, ptr addrspace(1) %src, size_t
     %width, event)`: reads `%width` bytes from `%src` to `%dst`; may use the event of
     a previous DMA call; returns the event used."""
 
     name = "mux.dma_read_1d"
-    RULES: ClassVar[tuple[str, ...]] = (RULE_DMA_READ_SPACES,)
-    IS_READ: ClassVar[bool] = True
 
 
 @irdl_op_definition
-class DmaRead2DOp(_Dma2DOp):
+class DmaRead2DOp(_DmaRead, _Dma2DOp):
     """`__mux_dma_read_2D(dst, src, width, dst_stride, src_stride, height, event)`:
     reads `%height` rows of `%width` bytes from `%src` to `%dst`, with `%dst_stride`
     bytes between destination rows and `%src_stride` bytes between source rows."""
 
     name = "mux.dma_read_2d"
-    RULES: ClassVar[tuple[str, ...]] = (RULE_DMA_READ_SPACES,)
-    IS_READ: ClassVar[bool] = True
 
 
 @irdl_op_definition
-class DmaRead3DOp(_Dma3DOp):
+class DmaRead3DOp(_DmaRead, _Dma3DOp):
     """`__mux_dma_read_3D(dst, src, width, dst_line_stride, src_line_stride, height,
     dst_plane_stride, src_plane_stride, depth, event)`: reads `%depth` planes of
     `%height` rows of `%width` bytes from `%src` to `%dst`, with the given byte
     strides between rows and between planes on each side."""
 
     name = "mux.dma_read_3d"
-    RULES: ClassVar[tuple[str, ...]] = (RULE_DMA_READ_SPACES,)
-    IS_READ: ClassVar[bool] = True
 
 
 @irdl_op_definition
-class DmaWrite1DOp(_Dma1DOp):
+class DmaWrite1DOp(_DmaWrite, _Dma1DOp):
     """`__mux_dma_write_1D(ptr addrspace(1) %dst, ptr addrspace(3) %src, size_t
     %width, event)`: writes `%width` bytes from `%src` to `%dst`; may use the event
     of a previous DMA call; returns the event used."""
 
     name = "mux.dma_write_1d"
-    RULES: ClassVar[tuple[str, ...]] = (RULE_DMA_WRITE_SPACES,)
-    IS_READ: ClassVar[bool] = False
 
 
 @irdl_op_definition
-class DmaWrite2DOp(_Dma2DOp):
+class DmaWrite2DOp(_DmaWrite, _Dma2DOp):
     """`__mux_dma_write_2D(dst, src, width, dst_stride, src_stride, height, event)`:
     writes `%height` rows of `%width` bytes from `%src` to `%dst`, with `%dst_stride`
     bytes between destination rows and `%src_stride` bytes between source rows."""
 
     name = "mux.dma_write_2d"
-    RULES: ClassVar[tuple[str, ...]] = (RULE_DMA_WRITE_SPACES,)
-    IS_READ: ClassVar[bool] = False
 
 
 @irdl_op_definition
-class DmaWrite3DOp(_Dma3DOp):
+class DmaWrite3DOp(_DmaWrite, _Dma3DOp):
     """`__mux_dma_write_3D(dst, src, width, dst_line_stride, src_line_stride, height,
     dst_plane_stride, src_plane_stride, depth, event)`: writes `%depth` planes of
     `%height` rows of `%width` bytes from `%src` to `%dst`, with the given byte
     strides between rows and between planes on each side."""
 
     name = "mux.dma_write_3d"
-    RULES: ClassVar[tuple[str, ...]] = (RULE_DMA_WRITE_SPACES,)
-    IS_READ: ClassVar[bool] = False
 
 
 @irdl_op_definition
@@ -1487,6 +1486,16 @@ BARRIER_OPS: tuple[type[IRDLOperation], ...] = (
     SubGroupBarrierOp,
 )
 
+WORK_GROUP_COLLECTIVE_OPS: tuple[type[IRDLOperation], ...] = (
+    WorkGroupAnyOp,
+    WorkGroupAllOp,
+    WorkGroupBroadcastOp,
+    WorkGroupReduceOp,
+    WorkGroupScanInclusiveOp,
+    WorkGroupScanExclusiveOp,
+)
+"""The work-group collectives: each carries a barrier id, like a barrier."""
+
 GROUP_OPS: tuple[type[IRDLOperation], ...] = (
     SubGroupAnyOp,
     SubGroupAllOp,
@@ -1498,12 +1507,7 @@ GROUP_OPS: tuple[type[IRDLOperation], ...] = (
     SubGroupShuffleUpOp,
     SubGroupShuffleDownOp,
     SubGroupShuffleXorOp,
-    WorkGroupAnyOp,
-    WorkGroupAllOp,
-    WorkGroupBroadcastOp,
-    WorkGroupReduceOp,
-    WorkGroupScanInclusiveOp,
-    WorkGroupScanExclusiveOp,
+    *WORK_GROUP_COLLECTIVE_OPS,
     VecGroupAnyOp,
     VecGroupAllOp,
     VecGroupBroadcastOp,
@@ -1511,16 +1515,6 @@ GROUP_OPS: tuple[type[IRDLOperation], ...] = (
     VecGroupScanInclusiveOp,
     VecGroupScanExclusiveOp,
 )
-
-WORK_GROUP_COLLECTIVE_OPS: tuple[type[IRDLOperation], ...] = (
-    WorkGroupAnyOp,
-    WorkGroupAllOp,
-    WorkGroupBroadcastOp,
-    WorkGroupReduceOp,
-    WorkGroupScanInclusiveOp,
-    WorkGroupScanExclusiveOp,
-)
-"""The work-group collectives: each carries a barrier id, like a barrier."""
 
 DMA_OPS: tuple[type[IRDLOperation], ...] = (
     DmaRead1DOp,
