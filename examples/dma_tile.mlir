@@ -23,10 +23,10 @@
 // the image are the memref's bare pointer plus the tile's origin, an llvm.getelementptr
 // over f32, the form a kernel imported from OpenCL C (`input + offset`) has too.
 //
-// Preconditions: local_size(0) and local_size(1) are 16 at most (the tile), or
-// global_size is in that dimension (a work-group is never larger than the range); input and
-// output have (global_size(1) - 1) * width + global_size(0) elements at least (width
-// read as unsigned; offsets are not used).
+// Preconditions (width read as unsigned; offsets are not used):
+//   local_size(0), local_size(1): at most 16 (the tile), or global_size in that
+//     dimension (a work-group is never larger than the range)
+//   input, output: (global_size(1) - 1) * width + global_size(0) elements
 "memref.global"() <{sym_name = "tile", type = memref<16x16xf32, 3>, initial_value,
                     sym_visibility = "private"}> : () -> ()
 

@@ -7,9 +7,9 @@
 // lose counts, `atomic.rmw add` does not. `monotonic` (relaxed) is enough: the
 // counts are only read after the kernel has finished. `bins` must be zeroed first.
 //
-// Preconditions: data has global_offset(0) + global_size(0) elements at least. bins
-// has its static 256 (the runtime checks it), and a zero-extended byte is below 256:
-// no data value indexes outside it.
+// Preconditions (bins has its static 256, which the runtime checks, and a zero-extended
+// byte is below 256: no data value indexes outside it):
+//   data: global_offset(0) + global_size(0) elements
 func.func @histogram(%data: memref<?xi8, 1>, %bins: memref<256xi32, 1>)
     attributes {mux.kernel = "entry-point"} {
   %x_dim = arith.constant 0 : i32

@@ -4,8 +4,8 @@
 // The group linear id is built like the spec's local linear id, from
 // get_group_id and get_num_groups: (gz * ny + gy) * nx + gx.
 //
-// Preconditions: out has global_size(0) * global_size(1) * global_size(2) elements at
-// least (the global linear id has the offsets removed).
+// Preconditions (the global linear id has the offsets removed):
+//   out: global_size(0) * global_size(1) * global_size(2) elements
 func.func @ids3d(%out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
   %d0 = arith.constant 0 : i32
   %d1 = arith.constant 1 : i32

@@ -6,10 +6,10 @@
 // the group's sum to partial[group_id]. Any local size works, including one that does
 // not divide the global size (the last work-group is smaller).
 //
-// Preconditions: input has global_offset(0) + global_size(0) elements at least;
-// partial has one per work-group in x, ceil(global_size(0) / local_size(0)); scratch
-// is a LocalBuffer of 4 * local_size(0) bytes at least (4 * global_size(0) if that is
-// less: a work-group is never larger than the range).
+// Preconditions (a work-group is never larger than the range):
+//   input: global_offset(0) + global_size(0) elements
+//   partial: ceil(global_size(0) / local_size(0)) elements, one per work-group in x
+//   scratch: 4 * min(local_size(0), global_size(0)) bytes
 func.func @reduce(%input: memref<?xf32, 1>, %partial: memref<?xf32, 1>,
                   %scratch: memref<?xf32, 3>)
     attributes {mux.kernel = "entry-point"} {

@@ -1,7 +1,7 @@
 // saxpy(alpha, x, y): y = alpha * x + y over a 1-D range of f32.
 //
-// Preconditions: x and y have global_offset(0) + global_size(0) elements at least
-// (any dimensions: only the global id in x indexes).
+// Preconditions (any dimensions: only the global id in x indexes):
+//   x, y: global_offset(0) + global_size(0) elements
 func.func @saxpy(%alpha: f32, %x: memref<?xf32, 1>, %y: memref<?xf32, 1>)
     attributes {mux.kernel = "entry-point"} {
   %x_dim = arith.constant 0 : i32

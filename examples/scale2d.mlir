@@ -5,9 +5,9 @@
 // (x = group_id(0) * enqueued_local_size(0) + local_id(0), and the same in y, which
 // is its global id without the offset) and writes it at its global linear id.
 //
-// Preconditions: input has (global_size(1) - 1) * width + global_size(0) elements at
-// least (width read as unsigned; offsets are not used); output has global_size(0) *
-// global_size(1) * global_size(2).
+// Preconditions (width read as unsigned; offsets are not used):
+//   input: (global_size(1) - 1) * width + global_size(0) elements
+//   output: global_size(0) * global_size(1) * global_size(2) elements
 func.func @scale2d(%input: memref<?xf32, 1>, %output: memref<?xf32, 1>,
                    %width: index, %factor: f32)
     attributes {mux.kernel = "entry-point"} {

@@ -2,9 +2,10 @@
 // r < rows of an 8-column matrix; work-item (c, r) does element [r, c].
 //
 // Preconditions, when some row is inside (global_offset(1) < rows; otherwise nothing is
-// accessed): global_offset(0) + global_size(0) <= 8 (w has 8 elements and a row 8
-// columns); m and out have (R - 1) * 8 + global_offset(0) + global_size(0) elements at
-// least, R = min(rows, global_offset(1) + global_size(1)) (rows read as unsigned).
+// accessed), with rows read as unsigned and R = min(rows, global_offset(1) +
+// global_size(1)):
+//   global_offset(0) + global_size(0): at most 8 (w has 8 elements and a row 8 columns)
+//   m, out: (R - 1) * 8 + global_offset(0) + global_size(0) elements
 func.func @scale_rows(%m: memref<?x8xf32, 1>, %w: memref<8xf32, 2>, %cap: f32,
                       %rows: index, %out: memref<?x8xf32, 1>)
     attributes {mux.kernel = "entry-point"} {

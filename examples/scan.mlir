@@ -25,8 +25,8 @@
 // In each step the elements written and the elements read are different ones, so one
 // barrier per step is enough.
 //
-// Preconditions: input and output have global_offset(0) + global_size(0) elements at
-// least (scratch is static: 1024 i32, the device's largest work-group).
+// Preconditions (scratch is static: 1024 i32, the device's largest work-group):
+//   input, output: global_offset(0) + global_size(0) elements
 "memref.global"() <{sym_name = "scratch", type = memref<1024xi32, 3>, initial_value,
                     sym_visibility = "private"}> : () -> ()
 

@@ -12,8 +12,12 @@
 // example to a multiple of 16 (work-items outside the matrix write nothing). There is
 // no barrier, so work-items outside the matrix can simply do nothing.
 //
-// Preconditions: a, b and c have n * n elements at least (n read as unsigned;
-// work-items outside the matrix, offsets included, read and write nothing).
+// Preconditions (n read as unsigned; work-items outside the matrix, offsets included,
+// read and write nothing: with row and col the last row and column of the matrix the
+// range reaches, n * n elements are always enough):
+//   c: row * n + col + 1 elements
+//   a: row * n + n elements
+//   b: (n - 1) * n + col + 1 elements
 func.func @sgemm_naive(%a: memref<?xf32, 1>, %b: memref<?xf32, 1>,
                        %c: memref<?xf32, 1>, %n: index)
     attributes {mux.kernel = "entry-point"} {

@@ -30,9 +30,14 @@
 //   of the group), and write nothing.
 // Local sizes smaller than 16 x 16 work too (at most 16 in each dimension).
 //
-// Preconditions: a, b and c have n * n elements at least (n read as unsigned);
-// local_size(0) and local_size(1) are 16 at most (the tiles are 16 x 16), or
-// global_size is in that dimension (a work-group is never larger than the range).
+// Preconditions (n read as unsigned; with row and col the last row and column of the
+// matrix the range reaches, and r and k the last row and column the work-groups' tiles
+// load below n, n * n elements are always enough):
+//   local_size(0), local_size(1): at most 16 (the tiles are 16 x 16), or global_size in
+//     that dimension (a work-group is never larger than the range)
+//   c: row * n + col + 1 elements
+//   a: r * n + n elements
+//   b: (n - 1) * n + k + 1 elements
 "memref.global"() <{sym_name = "tile_a", type = memref<16x16xf32, 3>, initial_value,
                     sym_visibility = "private"}> : () -> ()
 "memref.global"() <{sym_name = "tile_b", type = memref<16x16xf32, 3>, initial_value,

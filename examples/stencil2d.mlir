@@ -16,8 +16,11 @@
 // of width x height (the last work-groups may be smaller) or one rounded up (work-items
 // outside the image write nothing).
 //
-// Preconditions: input and output have width * height elements at least (read as
-// unsigned; work-items outside the image, offsets included, do nothing).
+// Preconditions (width and height read as unsigned; work-items outside the image,
+// offsets included, do nothing: width * height elements are always enough):
+//   input: the largest index of a pixel of the image the range reaches, or of one of
+//     its four (clamped) neighbours, + 1 elements
+//   output: the largest index of a pixel of the image the range reaches + 1 elements
 func.func @stencil2d(%input: memref<?xf32, 1>, %output: memref<?xf32, 1>,
                      %width: index, %height: index)
     attributes {mux.kernel = "entry-point"} {

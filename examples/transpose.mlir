@@ -29,11 +29,12 @@
 // that block, row l / size_y, column l % size_y. In a full 16 x 16 group, work-item
 // (lx, ly) writes row ly, column lx of the block.
 //
-// Preconditions: local_size(0) and local_size(1) are 16 at most (the tile), or
-// global_size is in that dimension (a work-group is never larger than the range); with
-// e = global_offset + global_size in each dimension, input has (e(1) - 1) * width +
-// e(0) elements at least and output (e(0) - 1) * height + e(1) (width and height read
-// as unsigned).
+// Preconditions (width and height read as unsigned; e = global_offset + global_size in
+// each dimension):
+//   local_size(0), local_size(1): at most 16 (the tile), or global_size in that
+//     dimension (a work-group is never larger than the range)
+//   input: (e(1) - 1) * width + e(0) elements
+//   output: (e(0) - 1) * height + e(1) elements
 "memref.global"() <{sym_name = "tile", type = memref<16x17xf32, 3>, initial_value,
                     sym_visibility = "private"}> : () -> ()
 

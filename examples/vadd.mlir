@@ -3,8 +3,8 @@
 // One work-item per element: the kernel body is what a single work-item does; the
 // compiler adds the loops over work-items and work-groups.
 //
-// Preconditions: a, b and c have global_offset(0) + global_size(0) elements at least
-// (any dimensions: only the global id in x indexes).
+// Preconditions (any dimensions: only the global id in x indexes):
+//   a, b, c: global_offset(0) + global_size(0) elements
 func.func @vadd(%a: memref<?xf32, 1>, %b: memref<?xf32, 1>, %c: memref<?xf32, 1>)
     attributes {mux.kernel = "entry-point"} {
   %x_dim = arith.constant 0 : i32

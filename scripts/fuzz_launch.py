@@ -32,8 +32,23 @@ The preconditions: the device's (sizes, offsets and their sums at most
 `mux.runtime.SIZE_MAX`, local sizes at most `DeviceInfo.max_work_group_size`, local
 memory at most `DeviceInfo.local_memory_size`), the parameters' types (an array of the
 element type, contiguous and writable, not 0-d; a positive `LocalBuffer`; a scalar
-whose value fits the type, C's conversions), and each example's own, written in a
-comment at the top of its `.mlir` and as `Example.needs`/`Example.local_max` here.
+whose value fits the type, C's conversions), and each example's own, stated once, in
+the comment at the top of its `.mlir` (`stated`), in this format:
+
+    // Preconditions (remarks in prose, which may run over several lines):
+    //   a, b, c: global_offset(0) + global_size(0) elements
+    //   scratch: 4 * min(local_size(0), global_size(0)) bytes
+    //   local_size(0), local_size(1): at most 16 (the tile), or global_size in that
+    //     dimension
+    //   global_offset(0) + global_size(0): at most 8
+
+one line a precondition, indented by two spaces after `//` (four for a line that
+continues it), up to the first line that is not: parameters with the elements (an
+array) or bytes (a `LocalBuffer`) they need, or a bound (`at most N`) on the local
+sizes of dimensions 0 and 1 (the static local tiles indexed by the local ids:
+`Example.local_max`) or on global_offset(0) + global_size(0) (`Example.end_max`).
+`Example.needs` computes what each parameter needs in a launch, as its line says; a
+parameter it computes that its line does not state is an error.
 Each violated one is tagged by who is to refuse it:
 - `runtime`: the runtime checks it today (types, the device's range, static memref
   shapes): a launch violating one must be `refused`;
@@ -56,12 +71,14 @@ violation not refused (once the bounds analysis is merged).
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
 import math
 import multiprocessing
 import os
 import random
+import re
 import signal
 import sys
 import time
@@ -119,11 +136,11 @@ class Range:
 
 @dataclass(frozen=True)
 class Need:
-    """`param` needs `amount` elements (an array) or bytes (a LocalBuffer)."""
+    """`param` needs `amount` elements (an array) or bytes (a LocalBuffer), as its
+    precondition line says (`Stated.needs`)."""
 
     param: str
     amount: int
-    text: str
     certain: bool = True
     """False if the kernel's index arithmetic wraps in this launch (a value past
     2^63): whether it then reaches past `amount` depends on the wrapped values, so
@@ -131,19 +148,63 @@ class Need:
 
 
 @dataclass(frozen=True)
+class Stated:
+    """An example's preconditions as the comment at the top of its .mlir states them
+    (the format is in this module's docstring)."""
+
+    needs: dict[str, str]
+    """Per parameter, what it needs (the line's text after the colon)."""
+    local_max: tuple[int, int] | None = None
+    end_max: int | None = None
+
+
+_LOCAL_SIZES = "local_size(0), local_size(1)"
+_END = "global_offset(0) + global_size(0)"
+
+
+@functools.cache
+def stated(name: str) -> Stated:
+    """The preconditions the comment at the top of `examples/<name>.mlir` states."""
+    lines = (ROOT / "examples" / f"{name}.mlir").read_text().splitlines()
+    start = next(
+        (i for i, line in enumerate(lines) if line.startswith("// Preconditions")),
+        None,
+    )
+    if start is None:
+        raise ValueError(f"examples/{name}.mlir states no preconditions")
+    items: list[str] = []
+    for line in lines[start + 1 :]:
+        if line.startswith("//     ") and items:
+            items[-1] += " " + line[2:].strip()
+        elif line.startswith("//   "):
+            items.append(line[2:].strip())
+        elif items:
+            break
+    needs: dict[str, str] = {}
+    local_max, end_max = None, None
+    for item in items:
+        subject, _, text = item.partition(": ")
+        bound = re.match(r"at most (\d+)", text)
+        if subject == _LOCAL_SIZES and bound:
+            local_max = (int(bound[1]), int(bound[1]))
+        elif subject == _END and bound:
+            end_max = int(bound[1])
+        else:
+            needs.update((param, text) for param in subject.split(", "))
+    return Stated(needs, local_max, end_max)
+
+
+@dataclass(frozen=True)
 class Example:
-    """An example kernel and its launch preconditions (the same as the comment at
-    the top of its .mlir file)."""
+    """An example kernel and its launch preconditions (`stated` by its .mlir file,
+    computed here)."""
 
     name: str
     dims: int
     """The number of dimensions its range naturally has."""
     needs: Callable[[Range], list[Need]]
     """What its buffers need beyond their static shapes (which come from the
-    kernel's types)."""
-    local_max: tuple[int, int] | None = None
-    """Bounds on local_size(0) and local_size(1): the static local tiles it indexes
-    with the local ids."""
+    kernel's types), as `stated`."""
     scalars: dict[str, Callable[[random.Random, tuple[int, int, int]], int]] = field(
         default_factory=dict
     )
@@ -152,9 +213,18 @@ class Example:
     """Preconditions no check before the launch can decide (never violated here)."""
     limits: Callable[[Range], list[str]] = lambda r: []
     """The preconditions on the range alone it violates (besides `local_max`)."""
-    end_max: int | None = None
-    """A bound on global_offset(0) + global_size(0) the range is mostly drawn
-    within (the preconditions, `limits`, say when it matters)."""
+
+    @property
+    def local_max(self) -> tuple[int, int] | None:
+        """Bounds on local_size(0) and local_size(1): the static local tiles it
+        indexes with the local ids."""
+        return stated(self.name).local_max
+
+    @property
+    def end_max(self) -> int | None:
+        """A bound on global_offset(0) + global_size(0) the range is mostly drawn
+        within (`limits` says when it matters)."""
+        return stated(self.name).end_max
 
 
 def _slack(rng: random.Random) -> int:
@@ -179,7 +249,6 @@ def _signed(v: int) -> int:
 
 def _reach(
     param: str,
-    text: str,
     points: list[tuple[int, ...]],
     index: Callable,
     indices: int = 1,
@@ -192,7 +261,7 @@ def _reach(
     certain = all(-_S <= v < _S for vs in values for v in vs)
     last = [v for vs in values for v in vs[-indices:]]
     amount = EVERY if min(last) < 0 else max(last) + 1
-    return Need(param, amount, text, certain)
+    return Need(param, amount, certain)
 
 
 def _corners(*ranges: tuple[int, int]) -> list[tuple[int, ...]]:
@@ -209,10 +278,9 @@ def _inside(lo: int, end: int, limit: int) -> tuple[int, int] | None:
 def _scale2d_needs(r: Range) -> list[Need]:
     w = _signed(r.s["width"])
     points = _corners((0, r.g[0] - 1), (0, r.g[1] - 1))
-    text = "(global_size(1) - 1) * width + global_size(0)"
     return [
-        _reach("input", text, points, lambda x, y: [y * w, y * w + x]),
-        Need("output", math.prod(r.g), "global_size(0) * (1) * (2)"),
+        _reach("input", points, lambda x, y: [y * w, y * w + x]),
+        Need("output", math.prod(r.g)),
     ]
 
 
@@ -221,11 +289,7 @@ def _sgemm_c(r: Range, n: int) -> list[Need]:
     if xs is None or ys is None:
         return []
     ns = _signed(n)
-    return [
-        _reach(
-            "c", "row * n + col", _corners(xs, ys), lambda x, y: [y * ns, y * ns + x]
-        )
-    ]
+    return [_reach("c", _corners(xs, ys), lambda x, y: [y * ns, y * ns + x])]
 
 
 def _sgemm_naive_needs(r: Range) -> list[Need]:
@@ -238,8 +302,8 @@ def _sgemm_naive_needs(r: Range) -> list[Need]:
     ks = (0, ns - 1)
     return [
         *needs,
-        _reach("a", "row * n + k", _corners(ys, ks), lambda y, k: [y * ns, y * ns + k]),
-        _reach("b", "k * n + col", _corners(ks, xs), lambda k, x: [k * ns, k * ns + x]),
+        _reach("a", _corners(ys, ks), lambda y, k: [y * ns, y * ns + k]),
+        _reach("b", _corners(ks, xs), lambda k, x: [k * ns, k * ns + x]),
     ]
 
 
@@ -264,15 +328,11 @@ def _sgemm_tiled_needs(r: Range) -> list[Need]:
     rows = _tile_rows(r.o[1], r.l[1], groups[1], n)
     cols = _tile_rows(r.o[0], r.l[0], groups[0], n)
     if rows is not None:
-        need = _reach(
-            "a", "row * n + k", _corners(rows, ks), lambda y, k: [y * ns, y * ns + k]
-        )
-        needs.append(Need("a", need.amount, need.text, need.certain and certain))
+        need = _reach("a", _corners(rows, ks), lambda y, k: [y * ns, y * ns + k])
+        needs.append(Need("a", need.amount, need.certain and certain))
     if cols is not None:
-        need = _reach(
-            "b", "k * n + col", _corners(ks, cols), lambda k, x: [k * ns, k * ns + x]
-        )
-        needs.append(Need("b", need.amount, need.text, need.certain and certain))
+        need = _reach("b", _corners(ks, cols), lambda k, x: [k * ns, k * ns + x])
+        needs.append(Need("b", need.amount, need.certain and certain))
     return needs
 
 
@@ -298,10 +358,9 @@ def _stencil2d_needs(r: Range) -> list[Need]:
             rows[2] + x,
         ]
 
-    text = "the last row and column of the image the range reaches"
     return [
-        _reach("input", text, points, neighbours, indices=5),
-        _reach("output", text, points, lambda x, y: [y * ws, y * ws + x]),
+        _reach("input", points, neighbours, indices=5),
+        _reach("output", points, lambda x, y: [y * ws, y * ws + x]),
     ]
 
 
@@ -309,8 +368,8 @@ def _transpose_needs(r: Range) -> list[Need]:
     w, h = _signed(r.s["width"]), _signed(r.s["height"])
     points = _corners((r.o[0], r.end[0] - 1), (r.o[1], r.end[1] - 1))
     return [
-        _reach("input", "y * width + x", points, lambda x, y: [y * w, y * w + x]),
-        _reach("output", "x * height + y", points, lambda x, y: [x * h, x * h + y]),
+        _reach("input", points, lambda x, y: [y * w, y * w + x]),
+        _reach("output", points, lambda x, y: [x * h, x * h + y]),
     ]
 
 
@@ -328,66 +387,54 @@ def _dma_tile_needs(r: Range) -> list[Need]:
         return [gy * r.l[1] * ws, origin, last // 4]
 
     points = _corners((0, groups[0] - 1), (0, groups[1] - 1))
-    text = "(global_size(1) - 1) * width + global_size(0)"
-    need = _reach("input", text, points, group)
+    need = _reach("input", points, group)
     certain = need.certain and w * 4 < _S
-    return [Need(p, need.amount, text, certain) for p in ("input", "output")]
+    return [Need(p, need.amount, certain) for p in ("input", "output")]
+
+
+def _end(params: str) -> Callable[[Range], list[Need]]:
+    """Each of `params` needs global_offset(0) + global_size(0) elements."""
+    return lambda r: [Need(p, r.end[0]) for p in params.split(", ")]
+
+
+def _scale_rows_needs(r: Range) -> list[Need]:
+    rows = min(r.s["rows"], r.end[1])
+    if rows <= r.o[1]:
+        return []  # no row inside: nothing is accessed
+    return [Need(p, (rows - 1) * 8 + r.end[0]) for p in ("m", "out")]
+
+
+def _scale_rows_limits(r: Range) -> list[str]:
+    """w's 8 elements bound global_offset(0) + global_size(0) when some row is
+    inside."""
+    end_max = stated("scale_rows").end_max
+    assert end_max is not None
+    if r.end[0] > end_max and r.s["rows"] > r.o[1]:
+        return [f"global_offset(0) + global_size(0) = {r.end[0]} is over {end_max}"]
+    return []
 
 
 EXAMPLES = [
-    Example(
-        "vadd",
-        1,
-        lambda r: [
-            Need(p, r.end[0], "global_offset(0) + global_size(0)") for p in "abc"
-        ],
-    ),
-    Example(
-        "saxpy",
-        1,
-        lambda r: [
-            Need(p, r.end[0], "global_offset(0) + global_size(0)") for p in "xy"
-        ],
-    ),
+    Example("vadd", 1, _end("a, b, c")),
+    Example("saxpy", 1, _end("x, y")),
     Example(
         "reduce",
         1,
         lambda r: [
-            Need("input", r.end[0], "global_offset(0) + global_size(0)"),
-            Need(
-                "partial", -(-r.g[0] // r.l[0]), "ceil(global_size(0) / local_size(0))"
-            ),
-            Need(
-                "scratch",
-                4 * min(r.l[0], r.g[0]),
-                "4 * min(local_size(0), global_size(0)) bytes",
-            ),
+            Need("input", r.end[0]),
+            Need("partial", -(-r.g[0] // r.l[0])),
+            Need("scratch", 4 * min(r.l[0], r.g[0])),
         ],
     ),
-    Example(
-        "histogram",
-        1,
-        lambda r: [Need("data", r.end[0], "global_offset(0) + global_size(0)")],
-    ),
-    Example(
-        "ids3d",
-        3,
-        lambda r: [Need("out", math.prod(r.g), "global_size(0) * (1) * (2)")],
-    ),
+    Example("histogram", 1, _end("data")),
+    Example("ids3d", 3, lambda r: [Need("out", math.prod(r.g))]),
     Example(
         "scale2d",
         2,
         _scale2d_needs,
         scalars={"width": lambda rng, g: g[0] + _slack(rng)},
     ),
-    Example(
-        "scan",
-        1,
-        lambda r: [
-            Need(p, r.end[0], "global_offset(0) + global_size(0)")
-            for p in ("input", "output")
-        ],
-    ),
+    Example("scan", 1, _end("input, output")),
     Example(
         "sgemm_naive",
         2,
@@ -398,7 +445,6 @@ EXAMPLES = [
         "sgemm_tiled",
         2,
         _sgemm_tiled_needs,
-        local_max=(16, 16),
         scalars={"n": lambda rng, g: _near(rng, max(g[0], g[1]))},
     ),
     Example(
@@ -414,7 +460,6 @@ EXAMPLES = [
         "transpose",
         2,
         _transpose_needs,
-        local_max=(16, 16),
         scalars={
             "width": lambda rng, g: g[0] + _slack(rng),
             "height": lambda rng, g: g[1] + _slack(rng),
@@ -424,23 +469,8 @@ EXAMPLES = [
         "dma_tile",
         2,
         _dma_tile_needs,
-        local_max=(16, 16),
         scalars={"width": lambda rng, g: g[0] + _slack(rng)},
     ),
-]
-
-
-def _scale_rows_needs(r: Range) -> list[Need]:
-    rows = min(r.s["rows"], r.end[1])
-    if rows <= r.o[1]:
-        return []  # no row inside: nothing is accessed
-    text = (
-        "(min(rows, offset(1) + global_size(1)) - 1) * 8 + offset(0) + global_size(0)"
-    )
-    return [Need(p, (rows - 1) * 8 + r.end[0], text) for p in ("m", "out")]
-
-
-EXAMPLES.append(
     Example(
         "scale_rows",
         2,
@@ -450,14 +480,9 @@ EXAMPLES.append(
                 (g[1], g[1], max(0, g[1] - rng.randint(0, 3)), g[1] + 2)
             )
         },
-        limits=lambda r: (
-            [f"global_offset(0) + global_size(0) = {r.end[0]} is over w's 8"]
-            if r.end[0] > 8 and r.s["rows"] > r.o[1]
-            else []
-        ),
-        end_max=8,
-    )
-)
+        limits=_scale_rows_limits,
+    ),
+]
 BY_NAME = {e.name: e for e in EXAMPLES}
 
 
@@ -816,7 +841,7 @@ def _draw(rng: random.Random, seed: int, index: int) -> tuple[Case, int]:
     range_ = Range(
         g, o, lsz, {k: v if v is not None else 0 for k, v in device_values.items()}
     )
-    needs = {n.param: n for n in example.needs(range_)}
+    needs, texts = _needs(example, range_, infos)
 
     args: list[Arg] = []
     for info in infos:
@@ -842,7 +867,8 @@ def _draw(rng: random.Random, seed: int, index: int) -> tuple[Case, int]:
             violations.append(
                 (
                     "extent" if need.certain else "unsure",
-                    f"{info.name} has {amount}, needs {need.text} = {need.amount}",
+                    f"{info.name} has {amount}, needs {texts[info.name]} = "
+                    f"{need.amount}",
                 )
             )
     if not isinstance(device, str):
@@ -860,6 +886,23 @@ def _draw(rng: random.Random, seed: int, index: int) -> tuple[Case, int]:
         seed, index, example.name, global_size, local, offsets, args, violations
     )
     return case, math.prod(g)
+
+
+def _needs(
+    example: Example, range_: Range, infos: list[ParamInfo]
+) -> tuple[dict[str, Need], dict[str, str]]:
+    """What each buffer of `example` needs in `range_`, and what its precondition
+    line says; ValueError if the two homes disagree on which parameters have one."""
+    needs = {n.param: n for n in example.needs(range_)}
+    texts = stated(example.name).needs
+    unstated = sorted(set(needs) - set(texts))
+    unknown = sorted(set(texts) - {info.name for info in infos})
+    if unstated or unknown:
+        raise ValueError(
+            f"examples/{example.name}.mlir: the preconditions of {unstated} are not "
+            f"stated, {unknown} are not parameters"
+        )
+    return needs, texts
 
 
 def _draw_array(
@@ -1173,22 +1216,25 @@ def summary(records: list[dict[str, Any]], seed: int, shown: int = 5) -> str:
         f"failures: {len(failures)} (preconditions hold but not ok, a runtime "
         "violation not refused, or a refused launch that wrote)"
     )
-    for r in failures[:shown]:
-        lines.append(f"  --repro {seed}:{r['index']}  {r['outcome']} ({r['detail']})")
-        lines.append(f"      {r['case']}")
-        for v in r["violations"]:
-            lines.append(f"      violates {v}")
+    lines.extend(_shown(failures[:shown], seed))
     lines.append(
         f"extent violations not refused: {len(unrefused)} "
         f"({Counter(r['outcome'] for r in unrefused).most_common()}): the bounds "
         "analysis's to refuse"
     )
-    for r in unrefused[:shown]:
+    lines.extend(_shown(unrefused[:shown], seed))
+    return "\n".join(lines)
+
+
+def _shown(records: list[dict[str, Any]], seed: int) -> list[str]:
+    """The lines of a summary that show `records`: how to run each again, its
+    case and the preconditions it violates."""
+    lines = []
+    for r in records:
         lines.append(f"  --repro {seed}:{r['index']}  {r['outcome']} ({r['detail']})")
         lines.append(f"      {r['case']}")
-        for v in r["violations"]:
-            lines.append(f"      violates {v}")
-    return "\n".join(lines)
+        lines.extend(f"      violates {v}" for v in r["violations"])
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
