@@ -8,8 +8,8 @@ GEP over the bare pointer; an `!llvm.ptr` address is its own pointer), then:
   `!llvm.struct<(T, i1)>` result gives the old value and the success flag through
   two `llvm.extractvalue`s;
 - `atomic.load` and `atomic.store` are `llvm.load` and `llvm.store` with their
-  ordering (xDSL keeps it on the op; `mux.backend.llvm_ir` emits it, since xDSL's
-  own translation drops it);
+  ordering (xDSL keeps it on the op; `mux.backend.op_translators` emits it,
+  since xDSL's own translation drops it);
 - `atomic.fence` is `llvmx.fence`.
 
 Every access gets the natural alignment of its type (its size: LLVM requires an
