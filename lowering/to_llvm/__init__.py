@@ -13,14 +13,25 @@ After: only `llvm` and `llvmx` ops remain (in `builtin.module`): functions are
 address spaces, `index` is `i64`. Or, when some op or type cannot be converted, a
 diagnostic on it names the rule it breaks, and the module is unchanged.
 
-How: `scf` becomes `cf` first (`scf.py`). Then the patterns of every dialect run
-together, one module per dialect (`arith.py`, `math.py`, `index.py`, `func.py`,
-`cf.py`, `memref.py`, `atomic.py`, `vector.py`), with the one type conversion of
-`types.py`:
-function signatures and block arguments change type together with the ops using
-them, and `builtin.unrealized_conversion_cast`s bridge the two while the
-conversion is under way (see `types.py`). Any op left that is not `llvm` or
-`llvmx` is a diagnostic.
+How: `scf` becomes `cf` first (`lowering.common.scf_to_cf`). Then the patterns of
+every dialect run together, one module per dialect (`arith.py`, `math.py`,
+`index.py`, `func.py`, `cf.py`, `memref.py`, `atomic.py`, `vector.py`), with one
+type conversion (`lowering.common.llvm_types`, which the passes before this one
+also use to lay values out in memory, with `lowering.common.layout`). The dialect
+modules share their machinery, as MLIR's LLVMCommon does:
+
+- `values.py`: how a pattern reads its operands and replaces its op while the
+  conversion is under way. Function signatures and block arguments change type
+  together with the ops using them, and `builtin.unrealized_conversion_cast`s
+  bridge the two until every op is converted;
+- `patterns.py`: the pattern classes the dialect modules instantiate from tables
+  (one op to one llvm op, to an intrinsic call, a rounding division);
+- `building.py`: building llvm IR (constants, intrinsic calls, declarations of C
+  functions, integer resizing, element pointers, rounding divisions);
+- `memory.py`: the element addresses, loads and stores of the `memref`, `vector`
+  and `atomic` ops.
+
+Any op left that is not `llvm` or `llvmx` is a diagnostic.
 
 The conversion works on a copy of the module, which replaces the module's contents
 when it succeeds: a diagnostic is then shown on the input as it was, not on a
@@ -120,7 +131,8 @@ def _convert(module: ModuleOp) -> ConversionError | None:
         _check_no_mux_ops(module)
         lower_scf_to_cf(module)
         # every pattern emits `llvm`/`llvmx` ops (or ops converted before), so the
-        # ops it creates need no visit: 10 % of the conversion's time
+        # ops it creates need no visit (docs/performance.md, "Small costs of the
+        # translation to LLVM")
         walker = PatternRewriteWalker(_dispatch(), apply_recursively=False)
         walker.rewrite_module(module)
         reconcile_unrealized_casts(module, warn_on_failure=False)

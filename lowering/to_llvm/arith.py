@@ -55,8 +55,7 @@ from lowering.to_llvm.building import (
 )
 from lowering.to_llvm.patterns import (
     CastToLLVM,
-    FloatBinaryToLLVM,
-    FloatUnaryToLLVM,
+    FloatOpToLLVM,
     IntegerBinaryToLLVM,
     IntrinsicToLLVM,
     RoundingDivisionToLLVM,
@@ -208,9 +207,9 @@ PATTERNS: list[RewritePattern] = [
     CmpfToLLVM(),
     SelectToLLVM(),
     IndexCastToLLVM(),
-    FloatUnaryToLLVM(arith.NegfOp, llvm.FNegOp),
+    FloatOpToLLVM(arith.NegfOp, llvm.FNegOp),
     *(IntegerBinaryToLLVM(s, t) for s, t in INTEGER_BINARY.items()),
-    *(FloatBinaryToLLVM(s, t) for s, t in FLOAT_BINARY.items()),
+    *(FloatOpToLLVM(s, t) for s, t in FLOAT_BINARY.items()),
     *(CastToLLVM(s, t) for s, t in CASTS.items()),
     *(IntrinsicToLLVM(s, name) for s, name in INTRINSICS.items()),
     *(RoundingDivisionToLLVM(s, build) for s, build in ROUNDING_DIVISIONS.items()),

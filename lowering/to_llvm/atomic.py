@@ -1,6 +1,6 @@
 """`atomic` to `llvm`.
 
-Each op addresses its element as `memref.load` does (`memref.element_address`: the
+Each op addresses its element as `memref.load` does (`memory.element_address`: the
 GEP over the bare pointer; an `!llvm.ptr` address is its own pointer), then:
 
 - `atomic.rmw` is `llvmx.atomicrmw` of its operation and ordering;
@@ -8,8 +8,8 @@ GEP over the bare pointer; an `!llvm.ptr` address is its own pointer), then:
   `!llvm.struct<(T, i1)>` result gives the old value and the success flag through
   two `llvm.extractvalue`s;
 - `atomic.load` and `atomic.store` are `llvm.load` and `llvm.store` with their
-  ordering (xDSL keeps it on the op; `mux.backend.llvm_ir` emits it, since xDSL's
-  own translation drops it);
+  ordering (xDSL keeps it on the op; `mux.backend.op_translators` emits it,
+  since xDSL's own translation drops it);
 - `atomic.fence` is `llvmx.fence`.
 
 Every access gets the natural alignment of its type (its size: LLVM requires an
@@ -30,8 +30,8 @@ from xdsl.pattern_rewriter import (
 )
 
 from dialects import atomic, llvmx
-from lowering.common.llvm_types import convert_type, natural_alignment
-from lowering.to_llvm.memref import element_address
+from lowering.common.llvm_types import natural_alignment
+from lowering.to_llvm.memory import convert_load, convert_store, element_address
 from lowering.to_llvm.values import llvm_operands, replace_op
 
 ORDERING_CODES = {name: code for code, name in llvm.ATOMIC_ORDERING_KEYWORDS.items()}
@@ -87,16 +87,8 @@ class LoadToLLVM(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: atomic.LoadOp, rewriter: PatternRewriter, /):
-        base, *indices = llvm_operands(op, rewriter)
-        pointer = element_address(rewriter, op.base, base, indices)
-        type_ = convert_type(op.result.type)
-        load = llvm.LoadOp(
-            pointer,
-            type_,
-            natural_alignment(type_),
-            ordering=ORDERING_CODES[op.ordering.data.value],
-        )
-        replace_op(rewriter, op, [rewriter.insert(load).dereferenced_value])
+        ordering = ORDERING_CODES[op.ordering.data.value]
+        convert_load(op, rewriter, op.base, ordering=ordering)
 
 
 class StoreToLLVM(RewritePattern):
@@ -104,15 +96,8 @@ class StoreToLLVM(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: atomic.StoreOp, rewriter: PatternRewriter, /):
-        value, base, *indices = llvm_operands(op, rewriter)
-        pointer = element_address(rewriter, op.base, base, indices)
-        store = llvm.StoreOp(
-            value,
-            pointer,
-            natural_alignment(value.type),
-            ordering=ORDERING_CODES[op.ordering.data.value],
-        )
-        rewriter.replace(op, store)
+        ordering = ORDERING_CODES[op.ordering.data.value]
+        convert_store(op, rewriter, op.base, ordering=ordering)
 
 
 class FenceToLLVM(RewritePattern):

@@ -3,7 +3,7 @@
 xDSL 0.74 does not define MLIR's `index` dialect, so its ops reach `mux-opt` in
 generic form only, parsed with `--allow-unregistered-dialect`
 (`"index.add"(%a, %b) : (index, index) -> index`). The patterns therefore match
-the ops by name (`types.matches`) and read the two properties they need by their
+the ops by name (`values.matches`) and read the two properties they need by their
 MLIR names, `value` (of `index.constant` and `index.bool.constant`) and `pred` (of
 `index.cmp`), so they will also convert a registered `index` dialect with MLIR's
 names.

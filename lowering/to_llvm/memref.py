@@ -1,12 +1,13 @@
 """`memref` to `llvm`.
 
-A memref is a bare pointer to its first element (see `types.py`), so:
+A memref is a bare pointer to its first element (see
+`lowering.common.llvm_types`), so:
 
 - `memref.load`/`memref.store` are an `llvm.getelementptr inbounds` over the
   element type, by the row-major linear index (`i * stride + j ...`, the strides
   being constants; `nsw`, since an in-bounds index does not overflow), then
   `llvm.load`/`llvm.store` with the element's natural alignment. A 0-d memref is
-  the pointer itself. The element is as it is in memory (`types.memory_type`): an
+  the pointer itself. The element is as it is in memory (`layout.memory_type`): an
   `i1` is a byte, zero-extended when stored and compared with 0 when loaded; so
   are the elements of private arrays and globals (a global of `i1` is an array of
   `i8` 0 or 1).
@@ -38,8 +39,6 @@ converted (a diagnostic names the op).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from xdsl.dialects import func, llvm, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -63,7 +62,7 @@ from xdsl.rewriter import InsertPoint
 
 from dialects import llvmx
 from lowering.common.builders import constant_int
-from lowering.common.layout import from_memory, memory_type, to_memory
+from lowering.common.layout import memory_type
 from lowering.common.llvm_types import (
     ConversionError,
     address_space,
@@ -73,7 +72,8 @@ from lowering.common.llvm_types import (
     pointer_type,
     value_attr,
 )
-from lowering.to_llvm.building import constant, element_pointer
+from lowering.to_llvm.building import constant
+from lowering.to_llvm.memory import convert_load, convert_store
 from lowering.to_llvm.values import llvm_operands, replace_op
 
 
@@ -82,33 +82,12 @@ def _memref_type(value: SSAValue) -> MemRefType:
     return value.type
 
 
-def element_address(
-    rewriter: PatternRewriter,
-    address: SSAValue,
-    base: SSAValue,
-    indices: Sequence[SSAValue],
-) -> SSAValue:
-    """The llvm pointer to element `indices` (llvm values) of the memref `address`,
-    whose bare pointer is `base`: the GEP of `memref.load` and `memref.store`, and
-    of the `atomic` ops (`atomic.py`). An `!llvm.ptr` address is its own pointer."""
-    if not isinstance(address.type, MemRefType):
-        assert not indices, "an !llvm.ptr address takes no indices"
-        return base
-    return element_pointer(rewriter, base, address.type, indices)
-
-
 class LoadToLLVM(RewritePattern):
     """`memref.load` is a GEP and an `llvm.load`."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.LoadOp, rewriter: PatternRewriter, /):
-        base, *indices = llvm_operands(op, rewriter)
-        pointer = element_address(rewriter, op.memref, base, indices)
-        result_type = convert_type(op.res.type)
-        stored = memory_type(result_type)
-        load = rewriter.insert(llvm.LoadOp(pointer, stored, natural_alignment(stored)))
-        value = from_memory(rewriter, load.dereferenced_value, result_type)
-        replace_op(rewriter, op, [value])
+        convert_load(op, rewriter, op.memref)
 
 
 class StoreToLLVM(RewritePattern):
@@ -116,16 +95,8 @@ class StoreToLLVM(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.StoreOp, rewriter: PatternRewriter, /):
-        value, base, *indices = llvm_operands(op, rewriter)
-        pointer = element_address(rewriter, op.memref, base, indices)
-        value = to_memory(rewriter, value)
-        store = llvm.StoreOp(
-            value,
-            pointer,
-            natural_alignment(value.type),
-            nontemporal=bool(op.nontemporal and op.nontemporal.value.data),
-        )
-        rewriter.replace(op, store)
+        nontemporal = bool(op.nontemporal and op.nontemporal.value.data)
+        convert_store(op, rewriter, op.memref, nontemporal=nontemporal)
 
 
 def _is_static_alloca(op: Operation) -> bool:

@@ -1,14 +1,16 @@
 """Pattern classes shared by the dialect modules of `convert-to-llvm`.
 
 Most ops map to one llvm op and differ only in which: `IntegerBinaryToLLVM`,
-`FloatBinaryToLLVM`, `FloatUnaryToLLVM`, `CastToLLVM`, `IntrinsicToLLVM` and
-`RoundingDivisionToLLVM` are instantiated from tables in the dialect modules. A
+`FloatOpToLLVM` and `CastToLLVM` (one llvm op each, on the shared machinery of
+`OneOpToLLVM`), `IntrinsicToLLVM` and `RoundingDivisionToLLVM` are instantiated
+from tables in the dialect modules. A
 pattern's `source` is an op class, or an op name for the ops of dialects xDSL does
 not define (see `index.py`).
 """
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -31,9 +33,10 @@ from lowering.to_llvm.values import (
 
 
 @dataclass(frozen=True)
-class IntegerBinaryToLLVM(RewritePattern):
-    """A `source` op on two integers (or vectors of them) becomes the llvm op
-    `target`, with arith's nsw/nuw flags where both ops have them."""
+class OneOpToLLVM(RewritePattern):
+    """A `source` op becomes one llvm op of class `target`, built by `build` from
+    the op and its operands with their llvm types; `target`'s one result replaces
+    the op's. The base of the patterns below, which differ only in `build`."""
 
     source: type[Operation] | str
     target: type[Operation]
@@ -41,59 +44,42 @@ class IntegerBinaryToLLVM(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if not matches(op, self.source):
             return
-        lhs, rhs = llvm_operands(op, rewriter)
+        new = self.build(op, llvm_operands(op, rewriter))
+        replace_op(rewriter, op, [rewriter.insert(new).results[0]])
+
+    @abstractmethod
+    def build(self, op: Operation, operands: list[SSAValue]) -> Operation:
+        """The llvm op replacing `op`, whose operands are `operands` converted."""
+
+
+@dataclass(frozen=True)
+class IntegerBinaryToLLVM(OneOpToLLVM):
+    """A `source` op on two integers (or vectors of them) becomes the llvm op
+    `target`, with arith's nsw/nuw flags where both ops have them."""
+
+    def build(self, op: Operation, operands: list[SSAValue]) -> Operation:
         if issubclass(self.target, llvm.ArithmeticBinOpOverflow):
-            new = self.target(lhs, rhs, overflow=overflow_flags(op))
-        else:
-            new = self.target(lhs, rhs)
-        replace_op(rewriter, op, [rewriter.insert(new).results[0]])
+            return self.target(*operands, overflow=overflow_flags(op))
+        return self.target(*operands)
 
 
 @dataclass(frozen=True)
-class FloatBinaryToLLVM(RewritePattern):
-    """A `source` op on two floats (or vectors of them) becomes the llvm op
-    `target`, with the same fast-math flags."""
+class FloatOpToLLVM(OneOpToLLVM):
+    """A `source` op on floats (or vectors of them) becomes the llvm op `target`
+    (`llvm.fadd`, `llvm.fneg`, an `llvm.intr.*` op, ...) with the same fast-math
+    flags."""
 
-    source: type[Operation]
-    target: type[Operation]
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, self.source):
-            return
-        lhs, rhs = llvm_operands(op, rewriter)
-        new = self.target(lhs, rhs, fast_math=fastmath(op))
-        replace_op(rewriter, op, [rewriter.insert(new).results[0]])
+    def build(self, op: Operation, operands: list[SSAValue]) -> Operation:
+        return self.target(*operands, fast_math=fastmath(op))
 
 
 @dataclass(frozen=True)
-class FloatUnaryToLLVM(RewritePattern):
-    """A `source` op on one float (or vector of them) becomes the llvm op `target`
-    (`llvm.fneg` or an `llvm.intr.*` op), with the same fast-math flags."""
-
-    source: type[Operation]
-    target: type[Operation]
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, self.source):
-            return
-        (operand,) = llvm_operands(op, rewriter)
-        new = self.target(operand, fast_math=fastmath(op))
-        replace_op(rewriter, op, [rewriter.insert(new).results[0]])
-
-
-@dataclass(frozen=True)
-class CastToLLVM(RewritePattern):
+class CastToLLVM(OneOpToLLVM):
     """A `source` cast becomes the llvm cast `target` to the llvm result type."""
 
-    source: type[Operation]
-    target: type[Operation]
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, self.source):
-            return
-        (operand,) = llvm_operands(op, rewriter)
-        new = self.target(operand, convert_type(op.results[0].type))
-        replace_op(rewriter, op, [rewriter.insert(new).results[0]])
+    def build(self, op: Operation, operands: list[SSAValue]) -> Operation:
+        (operand,) = operands
+        return self.target(operand, convert_type(op.results[0].type))
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """`vector` to `llvm`, for 1-D vectors of a fixed size (the only ones with an llvm
-type; see `types.py`).
+type; see `lowering.common.llvm_types`).
 
 - `vector.broadcast` of a scalar is an `llvm.insertelement` into lane 0 of an undef
   vector and an `llvm.shufflevector` copying lane 0 to every lane (LLVM's splat
@@ -9,10 +9,10 @@ type; see `types.py`).
   `llvmx.extractelement`, `vector.insert` of a scalar is `llvm.insertelement`; the
   lane index is an `i64`.
 - `vector.load`/`vector.store` on a memref are the address of the first element, as
-  for `memref.load` (`types.element_pointer`), and an `llvm.load`/`llvm.store` of
+  for `memref.load` (`memory.element_address`), and an `llvm.load`/`llvm.store` of
   the vector type, aligned as the memref's element (a vector loaded from a
   `memref<?xf32>` is only known to be f32-aligned). A vector of `i1` is a vector
-  of bytes in memory (`types.memory_type`), never LLVM's bit-packed `<N x i1>`: it
+  of bytes in memory (`layout.memory_type`), never LLVM's bit-packed `<N x i1>`: it
   is loaded as `vector<N x i8>` and compared with 0, stored zero-extended.
 - `vector.reduction` calls LLVM's `llvm.vector.reduce.*` intrinsics: `add`/`mul`
   on floats are `llvm.intr.vector.reduce.fadd`/`fmul` (ordered, unless the
@@ -40,7 +40,7 @@ from collections.abc import Callable
 
 from xdsl.dialects import llvm, vector
 from xdsl.dialects.builtin import DenseArrayBase, MemRefType, VectorType, i32, i64
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -55,12 +55,8 @@ from lowering.common.llvm_types import (
     convert_type,
     natural_alignment,
 )
-from lowering.to_llvm.building import (
-    call_intrinsic,
-    constant,
-    element_pointer,
-    intrinsic_name,
-)
+from lowering.to_llvm.building import call_intrinsic, constant, intrinsic_name
+from lowering.to_llvm.memory import convert_load, convert_store, element_address
 from lowering.to_llvm.patterns import CastToLLVM
 from lowering.to_llvm.values import fastmath, llvm_operands, llvm_value, replace_op
 
@@ -140,15 +136,8 @@ class LoadToLLVM(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: vector.LoadOp, rewriter: PatternRewriter, /):
-        base, *indices = llvm_operands(op, rewriter)
-        assert isinstance(op.base.type, MemRefType)
-        pointer = element_pointer(rewriter, base, op.base.type, indices)
-        result_type = convert_type(op.result.type)
         alignment = _memref_element_alignment(op.base)
-        stored = memory_type(result_type)
-        load = rewriter.insert(llvm.LoadOp(pointer, stored, alignment))
-        value = from_memory(rewriter, load.dereferenced_value, result_type)
-        replace_op(rewriter, op, [value])
+        convert_load(op, rewriter, op.base, alignment=alignment)
 
 
 class StoreToLLVM(RewritePattern):
@@ -156,12 +145,8 @@ class StoreToLLVM(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: vector.StoreOp, rewriter: PatternRewriter, /):
-        value, base, *indices = llvm_operands(op, rewriter)
-        assert isinstance(op.base.type, MemRefType)
-        pointer = element_pointer(rewriter, base, op.base.type, indices)
         alignment = _memref_element_alignment(op.base)
-        value = to_memory(rewriter, value)
-        rewriter.replace(op, llvm.StoreOp(value, pointer, alignment))
+        convert_store(op, rewriter, op.base, alignment=alignment)
 
 
 def _masked_intrinsic(base: str, vector_type: Attribute) -> str:
@@ -169,16 +154,19 @@ def _masked_intrinsic(base: str, vector_type: Attribute) -> str:
     return intrinsic_name(base, vector_type) + ".p0"
 
 
-def _masked_address(
-    rewriter: PatternRewriter, op: Operation, base: SSAValue, indices: list[SSAValue]
-) -> tuple[SSAValue, SSAValue]:
-    """The address of the first element a masked load or store accesses, and the
-    alignment argument of its intrinsic (the memref element's)."""
-    memref_type = op.operands[0].type
-    assert isinstance(memref_type, MemRefType)
-    pointer = element_pointer(rewriter, base, memref_type, indices)
-    alignment = constant(rewriter, _memref_element_alignment(op.operands[0]), i32)
-    return pointer, alignment
+def _masked_operands(
+    op: vector.MaskedLoadOp | vector.MaskedStoreOp, rewriter: PatternRewriter
+) -> tuple[SSAValue, SSAValue, SSAValue, SSAValue]:
+    """The arguments of the intrinsic of a masked load or store, whose operands are
+    a memref, the indices of the first element accessed, the mask, and the
+    pass-through or the value to store: that element's address, the alignment
+    argument (the memref element's), the mask, and the pass-through or value in
+    its memory type."""
+    base, *rest = llvm_operands(op, rewriter)
+    *indices, mask, lanes = rest
+    pointer = element_address(rewriter, op.base, base, indices)
+    alignment = constant(rewriter, _memref_element_alignment(op.base), i32)
+    return pointer, alignment, mask, to_memory(rewriter, lanes)
 
 
 class MaskedLoadToLLVM(RewritePattern):
@@ -187,12 +175,9 @@ class MaskedLoadToLLVM(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: vector.MaskedLoadOp, rewriter: PatternRewriter, /):
-        base, *rest = llvm_operands(op, rewriter)
-        *indices, mask, pass_thru = rest
-        pointer, alignment = _masked_address(rewriter, op, base, indices)
+        pointer, alignment, mask, pass_thru = _masked_operands(op, rewriter)
         result_type = convert_type(op.result.type)
         stored = memory_type(result_type)
-        pass_thru = to_memory(rewriter, pass_thru)
         name = _masked_intrinsic("llvm.masked.load", stored)
         call = llvm.CallIntrinsicOp(
             name, [pointer, alignment, mask, pass_thru], [stored]
@@ -207,10 +192,7 @@ class MaskedStoreToLLVM(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: vector.MaskedStoreOp, rewriter: PatternRewriter, /):
-        base, *rest = llvm_operands(op, rewriter)
-        *indices, mask, value = rest
-        pointer, alignment = _masked_address(rewriter, op, base, indices)
-        value = to_memory(rewriter, value)
+        pointer, alignment, mask, value = _masked_operands(op, rewriter)
         name = _masked_intrinsic("llvm.masked.store", value.type)
         rewriter.replace(
             op, llvm.CallIntrinsicOp(name, [value, pointer, alignment, mask], [])

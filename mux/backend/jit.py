@@ -70,8 +70,9 @@ def host_target_machine(opt_level: int = OPT_LEVEL) -> llvm.TargetMachine:
 def _new_target_machine(opt_level: int) -> llvm.TargetMachine:
     """A new target machine for the host CPU. An MCJIT engine takes ownership of the
     machine it is given and deletes it when the engine is freed, so each engine
-    gets its own (0.2 ms): a shared one would be used after being freed once any
-    compiled module was dropped (`clear_cache`)."""
+    gets its own (cheap: docs/performance.md, "Small costs of the translation to
+    LLVM"): a shared one would be used after being freed once any compiled module
+    was dropped (`clear_cache`)."""
     cpu, features = _host_cpu()
     target = llvm.Target.from_default_triple()
     return target.create_target_machine(

@@ -1,0 +1,92 @@
+"""LLVM instructions llvmlite lacks (`freeze`) or prints without options the
+translation needs (weak `cmpxchg`, the alignment of atomics, atomic and volatile
+stores, stores through a pointer llvmlite types differently from the value).
+
+Each is an llvmlite `Instruction` that prints itself (`descr`); `insert` puts one
+at a builder's position, as llvmlite's own builder methods do.
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+from llvmlite.ir import instructions
+
+
+def insert(builder: ir.IRBuilder, instruction: instructions.Instruction):
+    builder._insert(instruction)
+    return instruction
+
+
+def _align_suffix(align: int | None) -> str:
+    return f", align {align}" if align is not None else ""
+
+
+def _operand(value: ir.Value) -> str:
+    return f"{value.type} {value.get_reference()}"
+
+
+class StoreInstruction(instructions.Instruction):
+    """`store [atomic] [volatile]`. llvmlite's builder refuses to store a value to a
+    pointer it types differently (a global or alloca of a struct is a typed pointer
+    to the struct; storing its first field through it is valid LLVM IR with opaque
+    pointers), and it has no volatile stores."""
+
+    def __init__(self, parent, value, ptr, ordering: str | None, align: int | None):
+        super().__init__(parent, ir.VoidType(), "store", [value, ptr])
+        self.ordering, self.align, self.volatile = ordering, align, False
+
+    def descr(self, buf: list[str]) -> None:
+        value, ptr = self.operands
+        atomic = "atomic " if self.ordering else ""
+        volatile = "volatile " if self.volatile else ""
+        ordering = f" {self.ordering}" if self.ordering else ""
+        buf.append(
+            f"store {atomic}{volatile}{_operand(value)}, {_operand(ptr)}{ordering}"
+            f"{_align_suffix(self.align)}\n"
+        )
+
+
+class FreezeInstruction(instructions.Instruction):
+    def __init__(self, parent: ir.Block, value: ir.Value):
+        super().__init__(parent, value.type, "freeze", [value])
+
+    def descr(self, buf: list[str]) -> None:
+        buf.append(f"freeze {_operand(self.operands[0])}\n")
+
+
+class AtomicRMWInstruction(instructions.AtomicRMW):
+    def __init__(self, parent, op, ptr, val, ordering, align: int | None):
+        super().__init__(parent, op, ptr, val, ordering, name="")
+        self.align = align
+
+    def descr(self, buf: list[str]) -> None:
+        ptr, val = self.operands
+        buf.append(
+            f"atomicrmw {self.operation} {_operand(ptr)}, {_operand(val)} "
+            f"{self.ordering}{_align_suffix(self.align)}\n"
+        )
+
+
+class CmpXchgInstruction(instructions.CmpXchg):
+    def __init__(
+        self,
+        parent,
+        ptr,
+        cmp,
+        val,
+        ordering,
+        failordering,
+        *,
+        weak: bool,
+        align: int | None,
+    ):
+        super().__init__(parent, ptr, cmp, val, ordering, failordering, name="")
+        self.weak, self.align = weak, align
+
+    def descr(self, buf: list[str]) -> None:
+        ptr, cmp, val = self.operands
+        weak = "weak " if self.weak else ""
+        buf.append(
+            f"cmpxchg {weak}{_operand(ptr)}, {_operand(cmp)}, {_operand(val)} "
+            f"{self.ordering} {self.failordering}{_align_suffix(self.align)}\n"
+        )
