@@ -27,11 +27,11 @@ import mux
 from lowering import pipelines
 
 runs = []
-apply = pipelines.HostPipeline.apply
-def counting_apply(self, ctx, op):
+lower = pipelines.HostPipeline.lower
+def counting_lower(self, ctx, op):
     runs.append(self.local_sizes)
-    return apply(self, ctx, op)
-pipelines.HostPipeline.apply = counting_apply
+    return lower(self, ctx, op)
+pipelines.HostPipeline.lower = counting_lower
 
 local = int(sys.argv[1])
 kernel = mux.load("examples/vadd.mlir").kernel("vadd")
