@@ -4,9 +4,10 @@
 compiled-kernel caches.
 
 Each option has one rule, checked when the record is made (a bad value is an
-`OptionError` naming the option and what it may be); a pass that takes the same
-value as a command-line option checks it with the same function
-(`check_sub_group_size`).
+`OptionError` naming the option and what it may be). `work-item-loops` checks its
+`sub-group-size` with the same function (`check_sub_group_size`); `run-vecz`'s
+`width` is a pass option of its own, any power of 2 (`mux-opt` may ask for more
+lanes than `mux.compile` offers).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from lowering.common.device import HOST
 
 VECZ_WIDTHS = (0, 1, 2, 4, 8, 16, 32)
 """The widths `vecz_width` may take: 0 (`run-vecz`'s cost model chooses), 1 (no
-vectorisation) or a power of 2 up to four vector registers of 32-bit lanes."""
+vectorisation) or a power of 2 up to 32."""
 
 
 class OptionError(ValueError):
@@ -35,12 +36,11 @@ def check_sub_group_size(size: int, option: str = "sub_group_size") -> None:
         )
 
 
-def check_vecz_width(width: int, option: str = "vecz_width") -> None:
-    """Raises OptionError unless `width` is one of `VECZ_WIDTHS`; `option` is how
-    the caller spells the option."""
+def check_vecz_width(width: int) -> None:
+    """Raises OptionError unless `width` is one of `VECZ_WIDTHS`."""
     if width not in VECZ_WIDTHS:
         widths = ", ".join(map(str, VECZ_WIDTHS))
-        raise OptionError(f"{option}: one of {widths}, got {width!r}")
+        raise OptionError(f"vecz_width: one of {widths}, got {width!r}")
 
 
 @dataclass(frozen=True)
