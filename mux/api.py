@@ -74,7 +74,7 @@ def compile(
     default), 2, 4, ..., 64. `vecz_width` is the number of work-items of dimension 0
     a vectorised kernel runs at once (`run-vecz`; 1: no vectorisation; 0, the default:
     its cost model chooses): 0, 1, 2, 4, ..., 32. A bad option is a CompileError."""
-    options = compile_options(fast, software_wgc, sub_group_size, vecz_width)
+    options = _compile_options(fast, software_wgc, sub_group_size, vecz_width)
     return Program(source, options, name)
 
 
@@ -88,11 +88,11 @@ def load(
 ) -> Program:
     """`compile` of the file at `path` (OSError if it cannot be read, CompileError
     if it is not UTF-8 text)."""
-    options = compile_options(fast, software_wgc, sub_group_size, vecz_width)
+    options = _compile_options(fast, software_wgc, sub_group_size, vecz_width)
     return load_program(path, options)
 
 
-def compile_options(
+def _compile_options(
     fast: bool, software_wgc: bool, sub_group_size: int, vecz_width: int
 ) -> CompileOptions:
     """The options record; CompileError, saying which option and what it may be,
