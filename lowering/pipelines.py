@@ -17,11 +17,14 @@ variables are placed and the barriers prepared.
 
 `mux-opt -p host` runs the whole pipeline; `HostPipeline().passes()` lists its steps,
 each of which `mux-opt -p <name>` runs alone (docs/tutorial.md follows them).
+`mux.compile` builds the pipeline from its options (`HostPipeline.for_options`) and
+runs it with `HostPipeline.lower`, which also says which of LLVM's optimisation
+levels the lowered kernel wants.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -31,6 +34,8 @@ from xdsl.transforms.reconcile_unrealized_casts import ReconcileUnrealizedCastsP
 from lowering.add_entry_hook import AddEntryHookPass
 from lowering.add_kernel_wrapper import AddKernelWrapperPass
 from lowering.add_sched_params import AddSchedParamsPass
+from lowering.common.compile_options import CompileOptions
+from lowering.common.functions import functions, kernel_entry_points
 from lowering.define_mux_builtins import DefineMuxBuiltinsPass
 from lowering.define_mux_dma import DefineMuxDmaPass
 from lowering.encode_kernel_metadata import EncodeKernelMetadataPass
@@ -58,6 +63,10 @@ class HostPipeline(ModulePass):
     (`reduce-to-func{keep=...}`). In both cases
     `reduce-to-func` ends the mux part of the pipeline, dropping what no entry
     point uses any more.
+
+    `fast`, `software-wgc`, `sub-group-size` and `vecz-width` are the compile
+    options (`lowering.common.compile_options.CompileOptions`, `options`), checked
+    by its rules when the pipeline is made.
     """
 
     name = "host"
@@ -78,6 +87,25 @@ class HostPipeline(ModulePass):
     model chooses)."""
     to_llvm: bool = True
     """End with `convert-to-llvm` (false: stop at the wrapped mux level)."""
+
+    def __post_init__(self) -> None:
+        CompileOptions.from_attributes(self)  # whose rules check the options
+
+    @classmethod
+    def for_options(
+        cls,
+        options: CompileOptions,
+        kernel: str = "",
+        local_sizes: tuple[int, ...] = (),
+    ) -> HostPipeline:
+        """The pipeline compiling with `options` (`kernel`, `local_sizes`: as the
+        fields)."""
+        return cls(kernel=kernel, local_sizes=local_sizes, **asdict(options))
+
+    @property
+    def options(self) -> CompileOptions:
+        """The compile options among the fields."""
+        return CompileOptions.from_attributes(self)
 
     def passes(self) -> list[ModulePass]:
         from lowering import ALL_PASSES
@@ -119,5 +147,36 @@ class HostPipeline(ModulePass):
         return passes
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        self.lower(ctx, op)
+
+    def lower(self, ctx: Context, op: ModuleOp) -> int:
+        """Applies the pipeline to `op`; returns the optimisation level, 2 or 3, LLVM
+        should compile the result at.
+
+        O3 for a kernel with barriers (`work-item-loops` built barrier regions), O2
+        without. The work-item loops of a kernel with barriers call region
+        functions whose control flow is uniform (a tree's step, the region to run
+        next); only O3's non-trivial loop unswitching takes it out of the loops, so
+        that they vectorise. Without barriers `run-vecz` has vectorised the kernel
+        already, and O3 costs compile time for nothing: the kernel runs as fast at
+        O2 (docs/performance.md, "LLVM's optimisation level")."""
+        barrier_regions = False
         for p in self.passes():
-            p.apply(ctx, op)
+            if isinstance(p, WorkItemLoopsPass):
+                barrier_regions = _builds_barrier_regions(p, ctx, op)
+            else:
+                p.apply(ctx, op)
+        return 3 if barrier_regions else 2
+
+
+def _builds_barrier_regions(
+    work_item_loops: WorkItemLoopsPass, ctx: Context, op: ModuleOp
+) -> bool:
+    """Applies `work_item_loops` to `op`; whether it split a kernel into barrier
+    regions. It adds one wrapper per kernel entry point, and before it a function
+    per barrier region (and bound functions) of a kernel with barriers: more new
+    functions than kernels means barrier regions."""
+    kernels = len(kernel_entry_points(op))
+    before = len(functions(op))
+    work_item_loops.apply(ctx, op)
+    return len(functions(op)) - before > kernels

@@ -126,6 +126,7 @@ from dialects import mux
 from dialects.attributes import barrier_schedule
 from dialects.mux import BarrierSchedule
 from lowering.common.builders import alloca, build_for, const, constant_int, from_index
+from lowering.common.compile_options import OptionError, check_sub_group_size
 from lowering.common.errors import PassError
 from lowering.common.functions import (
     base_name,
@@ -173,11 +174,10 @@ class WorkItemLoopsPass(ModulePass):
     spec's default is 1)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.sub_group_size < 1:
-            raise PassError(
-                f"work-item-loops: sub-group-size must be positive, got "
-                f"{self.sub_group_size}"
-            )
+        try:  # the compile option's rule, spelled as the pass option
+            check_sub_group_size(self.sub_group_size, "sub-group-size")
+        except OptionError as error:
+            raise PassError(f"work-item-loops: {error}") from None
         kernels = kernel_entry_points(op)
         if any(
             isinstance(o, _scheduled(self._size(k))) for k in kernels for o in k.walk()

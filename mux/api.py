@@ -12,6 +12,10 @@ size of that launch when the work-groups are uniform (the local size is then a
 constant LLVM can vectorise with), and once more, unspecialised (from the module the
 check lowered), for launches with a smaller last work-group (OpenCL 2.0 non-uniform
 work-groups). Compiled kernels are cached.
+
+The four compile options travel as one record,
+`lowering.common.compile_options.CompileOptions` (`Program.options`), checked when
+it is made.
 """
 
 from __future__ import annotations
@@ -26,11 +30,13 @@ from xdsl.dialects import func
 from xdsl.utils.exceptions import DiagnosticException
 
 from dialects import attributes as mux_attrs
+from lowering.common.compile_options import CompileOptions, OptionError
 from lowering.common.device import HOST
 from lowering.compute_local_memory_usage import local_memory_usage
 from mux.access_bounds import KernelBounds
 from mux.compiler import (
     CompiledKernel,
+    KernelVariant,
     check_kernel,
     compile_kernel,
     parse_cached,
@@ -46,9 +52,6 @@ from mux.runtime import (
     ndrange_sizes,
     packed_struct,
 )
-
-VECZ_WIDTHS = (0, 1, 2, 4, 8, 16, 32)
-"""The widths `vecz_width` may take."""
 
 
 def compile(
@@ -70,15 +73,9 @@ def compile(
     one (`mux.reqd_sub_group_size`): one of the device's sizes, 1 (the spec's
     default), 2, 4, ..., 64. `vecz_width` is the number of work-items of dimension 0
     a vectorised kernel runs at once (`run-vecz`; 1: no vectorisation; 0, the default:
-    its cost model chooses)."""
-    return Program(
-        source,
-        fast=fast,
-        software_wgc=software_wgc,
-        sub_group_size=sub_group_size,
-        vecz_width=vecz_width,
-        name=name,
-    )
+    its cost model chooses): 0, 1, 2, 4, ..., 32. A bad option is a CompileError."""
+    options = _compile_options(fast, software_wgc, sub_group_size, vecz_width)
+    return Program(source, options, name)
 
 
 def load(
@@ -91,22 +88,34 @@ def load(
 ) -> Program:
     """`compile` of the file at `path` (OSError if it cannot be read, CompileError
     if it is not UTF-8 text)."""
+    options = _compile_options(fast, software_wgc, sub_group_size, vecz_width)
+    return load_program(path, options)
+
+
+def _compile_options(
+    fast: bool, software_wgc: bool, sub_group_size: int, vecz_width: int
+) -> CompileOptions:
+    """The options record; CompileError, saying which option and what it may be,
+    if one is bad."""
+    try:
+        return CompileOptions(fast, software_wgc, sub_group_size, vecz_width)
+    except OptionError as error:
+        raise CompileError(str(error)) from None
+
+
+def load_program(path: str | os.PathLike[str], options: CompileOptions) -> Program:
+    """The program of the file at `path` compiled with `options` (`load`)."""
     try:
         source = Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
         raise CompileError(f"{path} is not UTF-8 text (byte {error.start})") from None
-    return compile(
-        source,
-        fast=fast,
-        software_wgc=software_wgc,
-        sub_group_size=sub_group_size,
-        vecz_width=vecz_width,
-        name=str(path),
-    )
+    return Program(source, options, str(path))
 
 
 class Program:
-    """A verified module and its kernels.
+    """A verified module and its kernels, compiled with `options` (None: the
+    defaults); `compile` and `load` make it, `name` is the file name diagnostics
+    give.
 
     `module` is shared with every other `Program` of the same source text (parsed
     once, `mux.compiler.parse_cached`): read it, do not change it."""
@@ -114,43 +123,21 @@ class Program:
     def __init__(
         self,
         source: str,
-        *,
-        fast: bool = False,
-        software_wgc: bool = False,
-        sub_group_size: int = 1,
-        vecz_width: int = 0,
+        options: CompileOptions | None = None,
         name: str = "<source>",
     ):
-        if sub_group_size not in HOST.sub_group_sizes:
-            sizes = ", ".join(map(str, HOST.sub_group_sizes))
-            raise CompileError(
-                f"sub_group_size: one of the device's sizes ({sizes}), got "
-                f"{sub_group_size!r}"
-            )
-        if vecz_width not in VECZ_WIDTHS:
-            widths = ", ".join(map(str, VECZ_WIDTHS))
-            raise CompileError(f"vecz_width: one of {widths}, got {vecz_width!r}")
-        self.vecz_width = vecz_width
+        self.options = options or CompileOptions()
+        """How the kernels are compiled."""
+        self.vecz_width = self.options.vecz_width
         """The width kernels are vectorised to (`run-vecz`; 1: not vectorised)."""
+        self.sub_group_size = self.options.sub_group_size
+        """The sub-group size of kernels that do not require one."""
         self.module = parse_cached(source, name)
         self._source = Source(name, source)
         self._hash = source_hash(source)
-        self._fast = fast
-        self._software_wgc = software_wgc
-        self.sub_group_size = sub_group_size
-        """The sub-group size of kernels that do not require one."""
         self._kernels: dict[str, Kernel] = {}
         for kernel in self.kernels:  # what does not depend on a launch, found now
-            check_kernel(
-                self.module,
-                self._hash,
-                kernel,
-                fast,
-                software_wgc=software_wgc,
-                sub_group_size=sub_group_size,
-                vecz_width=vecz_width,
-                source=self._source,
-            )
+            check_kernel(self.module, self._variant(kernel, ()), self._source)
 
     def function(self, name: str) -> func.FuncOp:
         """The `func.func` of kernel `name` (KernelNotFound if there is none)."""
@@ -182,18 +169,12 @@ class Program:
             self._kernels[name] = Kernel(self, name)
         return self._kernels[name]
 
+    def _variant(self, kernel: str, local_sizes: tuple[int, ...]) -> KernelVariant:
+        return KernelVariant(self._hash, kernel, local_sizes, self.options)
+
     def _compile(self, kernel: str, local_sizes: tuple[int, ...]) -> CompiledKernel:
-        return compile_kernel(
-            self.module,
-            self._hash,
-            kernel,
-            local_sizes,
-            self._fast,
-            software_wgc=self._software_wgc,
-            sub_group_size=self.sub_group_size,
-            vecz_width=self.vecz_width,
-            source=self._source,
-        )
+        variant = self._variant(kernel, local_sizes)
+        return compile_kernel(self.module, variant, self._source)
 
 
 class Kernel:

@@ -3,8 +3,9 @@
 `parse` reads and verifies a module; `compile_kernel` runs the `host` pipeline
 (`lowering.pipelines.HostPipeline`) on a copy of it for one kernel, optionally
 specialised for one local size, translates the result to LLVM IR and JIT-compiles it
-(`mux.backend`). Compiled kernels are cached in memory by source, kernel, local size
-and options, and on disk (`mux.disk_cache`) for later processes.
+(`mux.backend`). Compiled kernels are cached in memory by their `KernelVariant`
+(source, kernel, local size and options), and on disk (`mux.disk_cache`) for later
+processes.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from dialects import ALL_DIALECTS
 from dialects import attributes as mux_attrs
+from lowering.common.compile_options import CompileOptions
 from lowering.pipelines import HostPipeline
-from lowering.work_item_loops import REGION_SUFFIX
 from mux import diagnostics, disk_cache
 from mux.backend.jit import JITModule, compile_ir, load_compiled
 from mux.backend.llvm_ir import translate
@@ -51,9 +52,9 @@ def context() -> Context:
 @contextmanager
 def _no_cyclic_gc() -> Iterator[None]:
     """Python's cycle collector paused: compiling builds many short-lived IR
-    objects, and the full collections they trigger took a quarter of the compile
-    time of a kernel (measured with scripts/bench.py). Nothing is lost: the
-    collector runs again afterwards, as usual."""
+    objects, and the full collections they trigger take much of the compile time
+    of a kernel (docs/performance.md, "Python's cycle collector"). Nothing is lost:
+    the collector runs again afterwards, as usual."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -121,54 +122,53 @@ class CompiledKernel:
         return self.jit.assembly
 
 
-_CACHE: dict[tuple, CompiledKernel] = {}
+@dataclass(frozen=True)
+class KernelVariant:
+    """One compilation of a kernel: the key of the in-memory caches, and (hashed
+    with the compiler, `mux.disk_cache.key`) of the disk cache."""
+
+    source_hash: str
+    """The SHA-256 of the module's source text (`source_hash`)."""
+    kernel: str
+    local_sizes: tuple[int, ...]
+    """The local size the kernel is specialised for (empty: any)."""
+    options: CompileOptions
+
+
+@dataclass
+class LoweredKernel:
+    """A kernel's module after the host pipeline, for LLVM."""
+
+    module: ModuleOp
+    hook_name: str
+    """The name of its entry hook."""
+    opt_level: int
+    """LLVM's optimisation level for it (`HostPipeline.lower`)."""
+
+
+_CACHE: dict[KernelVariant, CompiledKernel] = {}
 
 VERIFY_LOWERED = False
-"""Verify the module the pipeline produced before translating it (a tenth of the
-compile time of a kernel with barriers). LLVM verifies the IR it is given in any
-case; this check reports a lowering bug on the op at fault instead. The test suite
-turns it on (tests/conftest.py)."""
+"""Verify the module the pipeline produced before translating it (it costs a
+noticeable part of the compile time of a kernel with barriers: docs/performance.md,
+"Verifying the lowered module"). LLVM verifies the IR it is given in any case; this
+check reports a lowering bug on the op at fault instead. The test suite turns it on
+(tests/conftest.py)."""
 
-
-def _opt_level(lowered: ModuleOp) -> int:
-    """LLVM's optimisation level for a lowered kernel: O3 with barriers, O2 without.
-
-    The work-item loops of a kernel with barriers call region functions whose
-    control flow is uniform (a tree's step, the region to run next); only O3's
-    non-trivial loop unswitching takes it out of the loops so that they vectorise
-    (`reduce`: 15 ms at O2, 5 at O3). Without barriers `run-vecz` has vectorised
-    the kernel already, and O3 costs compile time for nothing: `sgemm_naive` spends
-    90 ms in LLVM's O3 pipeline and 33 in O2's, and runs as fast (docs/performance.md).
-    """
-    regions = (
-        f
-        for f in lowered.ops
-        if isinstance(f, llvm.FuncOp) and REGION_SUFFIX in f.sym_name.data
-    )
-    return 3 if any(regions) else 2
-
-
-_LOWERED: dict[tuple, tuple[ModuleOp, str]] = {}
+_LOWERED: dict[KernelVariant, LoweredKernel] = {}
 LOWERED_CACHE_SIZE = 16
-"""How many kernels lowered by `check_kernel` (with their entry hook's name) wait
-for their unspecialised compilation; the oldest goes (it is then compiled from
-the start again)."""
-_CHECKED: set[tuple] = set()
+"""How many kernels lowered by `check_kernel` wait for their unspecialised
+compilation; the oldest goes (it is then compiled from the start again)."""
+_CHECKED: set[KernelVariant] = set()
 
 
 def check_kernel(
-    module: ModuleOp,
-    key: str,
-    kernel: str,
-    fast: bool = False,
-    software_wgc: bool = False,
-    sub_group_size: int = 1,
-    vecz_width: int = 0,
-    source: Source | None = None,
+    module: ModuleOp, variant: KernelVariant, source: Source | None = None
 ) -> None:
-    """Finds now what would stop `kernel` from compiling for any launch: runs the
-    host pipeline unspecialised (no local size) to the `llvm` dialect, all of a
-    compilation but LLVM's part; CompileError, with the diagnostic, if it fails.
+    """Finds now what would stop the variant's kernel (a variant without local
+    sizes) from compiling for any launch: runs the host pipeline unspecialised to
+    the `llvm` dialect, all of a compilation but LLVM's part; CompileError, with
+    the diagnostic, if it fails.
     `mux.compile` calls it for every kernel, so that a kernel that cannot be lowered
     (an op or type the backend does not support, a kernel returning a value) is
     refused there and not at its first launch. Errors that depend on a launch's
@@ -180,81 +180,44 @@ def check_kernel(
     a kernel checked or compiled before, in this process or (a mark in the disk
     cache) in another, is not checked again. `source`, what `module` was parsed
     from, gives a diagnostic its line of source."""
-    cache_key = (key, kernel, (), fast, software_wgc, sub_group_size, vecz_width)
-    if cache_key in _CHECKED or cache_key in _CACHE:
+    if variant in _CHECKED or variant in _CACHE:
         return
-    name = disk_cache.key(*cache_key)
+    name = disk_cache.key(variant)
     if not disk_cache.checked(name):
         with _no_cyclic_gc():
-            lowered = _lower(
-                module,
-                kernel,
-                (),
-                fast,
-                software_wgc=software_wgc,
-                sub_group_size=sub_group_size,
-                vecz_width=vecz_width,
-                source=source,
-            )
+            lowered = _lower(module, variant, source)
         while len(_LOWERED) >= LOWERED_CACHE_SIZE:
             _LOWERED.pop(next(iter(_LOWERED)))
-        _LOWERED[cache_key] = lowered
+        _LOWERED[variant] = lowered
         disk_cache.mark_checked(name)
-    _CHECKED.add(cache_key)
+    _CHECKED.add(variant)
 
 
 def compile_kernel(
-    module: ModuleOp,
-    key: str,
-    kernel: str,
-    local_sizes: tuple[int, ...] = (),
-    fast: bool = False,
-    software_wgc: bool = False,
-    sub_group_size: int = 1,
-    vecz_width: int = 0,
-    source: Source | None = None,
+    module: ModuleOp, variant: KernelVariant, source: Source | None = None
 ) -> CompiledKernel:
-    """`kernel` of `module` through the host pipeline, LLVM and the JIT.
-
-    `key` identifies the module's source (its hash) for the cache; `source`, what
-    `module` was parsed from, gives a diagnostic its line of source.
+    """The variant's kernel of `module` through the host pipeline, LLVM and the
+    JIT. `variant.source_hash` identifies the module's source for the caches;
+    `source`, what `module` was parsed from, gives a diagnostic its line of source.
     """
-    cache_key = (
-        key,
-        kernel,
-        local_sizes,
-        fast,
-        software_wgc,
-        sub_group_size,
-        vecz_width,
-    )
-    if cache_key not in _CACHE:
-        name = disk_cache.key(*cache_key)
+    if variant not in _CACHE:
+        name = disk_cache.key(variant)
         entry = disk_cache.load(name)
         if entry is not None:
             jit = load_compiled(entry.llvm_ir, entry.object_code)
-            _CACHE[cache_key] = _with_hook(jit, entry.hook_name)
+            _CACHE[variant] = _with_hook(jit, entry.hook_name)
         else:
             with _no_cyclic_gc():
-                lowered = _LOWERED.pop(cache_key, None) or _lower(
-                    module,
-                    kernel,
-                    local_sizes,
-                    fast,
-                    software_wgc=software_wgc,
-                    sub_group_size=sub_group_size,
-                    vecz_width=vecz_width,
-                    source=source,
-                )
-                compiled = _compile(*lowered, source)
-            _CACHE[cache_key] = compiled
+                lowered = _LOWERED.pop(variant, None) or _lower(module, variant, source)
+                compiled = _compile(lowered, source)
+            _CACHE[variant] = compiled
             disk_cache.store(
                 name,
                 disk_cache.Entry(
                     compiled.llvm_ir, compiled.jit.object_code, compiled.hook_name
                 ),
             )
-    return _CACHE[cache_key]
+    return _CACHE[variant]
 
 
 def _with_hook(jit: JITModule, hook_name: str) -> CompiledKernel:
@@ -263,27 +226,15 @@ def _with_hook(jit: JITModule, hook_name: str) -> CompiledKernel:
 
 
 def _lower(
-    module: ModuleOp,
-    kernel: str,
-    local_sizes: tuple[int, ...],
-    fast: bool,
-    software_wgc: bool = False,
-    sub_group_size: int = 1,
-    vecz_width: int = 0,
-    source: Source | None = None,
-) -> tuple[ModuleOp, str]:
-    """A copy of `module` through the host pipeline for `kernel`, and the name of
-    its entry hook; CompileError with the diagnostic if it fails."""
+    module: ModuleOp, variant: KernelVariant, source: Source | None
+) -> LoweredKernel:
+    """A copy of `module` through the host pipeline for the variant's kernel;
+    CompileError with the diagnostic if it fails."""
+    kernel = variant.kernel
+    pipeline = HostPipeline.for_options(variant.options, kernel, variant.local_sizes)
     try:
         lowered = module.clone()
-        HostPipeline(
-            kernel=kernel,
-            local_sizes=local_sizes,
-            fast=fast,
-            software_wgc=software_wgc,
-            sub_group_size=sub_group_size,
-            vecz_width=vecz_width,
-        ).apply(context(), lowered)
+        opt_level = pipeline.lower(context(), lowered)
         if VERIFY_LOWERED:
             diagnostics.verify(lowered, Operation.verify)
     except DiagnosticException as error:
@@ -295,14 +246,14 @@ def _lower(
     ]
     if len(hooks) != 1:
         raise CompileError(f"expected one entry hook for '{kernel}', got {hooks}")
-    return lowered, hooks[0]
+    return LoweredKernel(lowered, hooks[0], opt_level)
 
 
-def _compile(lowered: ModuleOp, hook: str, source: Source | None) -> CompiledKernel:
-    """The lowered module of a kernel through LLVM and the JIT (it is consumed)."""
-    opt_level = _opt_level(lowered)  # before the translation consumes `lowered`
+def _compile(lowered: LoweredKernel, source: Source | None) -> CompiledKernel:
+    """A lowered kernel through LLVM and the JIT (its module is consumed)."""
     try:
-        jit = compile_ir(translate(lowered, consume=True), opt_level)
+        llvm_ir = translate(lowered.module, consume=True)
+        jit = compile_ir(llvm_ir, lowered.opt_level)
     except DiagnosticException as error:
         raise CompileError(diagnostics.describe(error, source)) from error
-    return _with_hook(jit, hook)
+    return _with_hook(jit, lowered.hook_name)

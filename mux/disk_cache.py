@@ -8,8 +8,9 @@ Loading it parses the IR and maps the object (`mux.backend.jit.load_compiled`): 
 skipped.
 
 The key is the SHA-256 of the variant and of everything that could change the code:
-the source of this project's compiler (`dialects/`, `lowering/`, `mux/`), the xDSL
-and llvmlite versions, and the host CPU's name and features. So a changed compiler
+the source of this project's compiler (the modules of the `dialects`, `lowering` and
+`mux` packages, wherever they were imported from), the xDSL and llvmlite versions,
+and the host CPU's name and features. So a changed compiler
 or another machine never reads a stale entry; it writes its own.
 
 Besides compiled kernels, it marks the kernels `mux.compile` has checked
@@ -27,9 +28,11 @@ pruned: delete the directory to empty it.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import tempfile
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
@@ -38,8 +41,8 @@ from pathlib import Path
 from mux.backend.jit import _host_cpu
 
 ENVIRONMENT_VARIABLE = "MUX_CACHE_DIR"
-_PACKAGES = ("dialects", "lowering", "mux")
-_ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("dialects", "lowering", "mux")
+"""This project's packages: their source is the compiler's."""
 
 
 @dataclass(frozen=True)
@@ -64,11 +67,7 @@ def cache_dir() -> Path | None:
 def compiler_fingerprint() -> str:
     """The SHA-256 of the compiler's source files, the versions of xDSL and
     llvmlite, and the host CPU."""
-    digest = hashlib.sha256()
-    for package in _PACKAGES:
-        for path in sorted((_ROOT / package).rglob("*.py")):
-            digest.update(str(path.relative_to(_ROOT)).encode())
-            digest.update(path.read_bytes())
+    digest = hashlib.sha256(sources_digest(package_directories()).encode())
     for distribution in ("xdsl", "llvmlite"):
         digest.update(f"{distribution}={metadata.version(distribution)}".encode())
     for part in _host_cpu():
@@ -76,9 +75,41 @@ def compiler_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def key(*variant: object) -> str:
-    """The entry name of a kernel variant (its source hash, kernel name, local
-    sizes, options), for this compiler and machine."""
+def package_directories() -> list[Path]:
+    """The directories of `PACKAGES`, as imported."""
+    return [
+        Path(str(importlib.import_module(name).__file__)).resolve().parent
+        for name in PACKAGES
+    ]
+
+
+def sources_digest(packages: Iterable[Path]) -> str:
+    """The SHA-256 of the modules of the packages in `packages` (directories): each
+    module's path in its package and its text. Nothing else counts: not what lies
+    beside the packages (installed without `-e`, other distributions' packages in
+    site-packages), nor files in a package that are not its modules."""
+    digest = hashlib.sha256()
+    for package in packages:
+        for path in sorted(_modules(package)):
+            digest.update(str(path.relative_to(package.parent)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _modules(directory: Path) -> Iterator[Path]:
+    """The `*.py` files of the package in `directory` and of its subpackages (the
+    subdirectories an import can reach: named as Python identifiers)."""
+    for path in directory.iterdir():
+        if path.is_dir() and path.name.isidentifier():
+            yield from _modules(path)
+        elif path.is_file() and path.suffix == ".py":
+            yield path
+
+
+def key(variant: object) -> str:
+    """The entry name of a kernel variant (`mux.compiler.KernelVariant`: its source
+    hash, kernel name, local sizes, options; a frozen record whose repr says all of
+    it), for this compiler and machine."""
     digest = hashlib.sha256(compiler_fingerprint().encode())
     digest.update(repr(variant).encode())
     return digest.hexdigest()

@@ -30,6 +30,8 @@ import numpy as np
 from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, MemRefType
 
 import mux
+from lowering.common.compile_options import CompileOptions, OptionError
+from mux.api import load_program
 from mux.errors import file_error
 from mux.runtime import Param, _numpy_kinds
 
@@ -121,7 +123,7 @@ def _sizes(text: str) -> tuple[int, ...]:
         raise argparse.ArgumentTypeError(f"sizes are integers: '{text}'") from None
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mux-run",
         description="Compile one kernel of an MLIR file and run it once.",
@@ -136,6 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--offset", dest="global_offset", type=_sizes, default=None)
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--out", help="write the buffers to this .npz file")
+    # the compile options: named as CompileOptions' fields
     parser.add_argument(
         "--fast", action="store_true", help="maths may trade accuracy for speed"
     )
@@ -154,50 +157,58 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="work-items a vectorised kernel runs at once (run-vecz; 1: none; "
         "0, the default: its cost model chooses)",
     )
-    options = parser.parse_intermixed_args(argv)
+    return parser
+
+
+def _run(options: argparse.Namespace) -> dict[str, np.ndarray]:
+    """Compiles and runs the kernel as the command line says; the buffers after
+    the run, by parameter name."""
+    if options.out and not os.path.isdir(os.path.dirname(options.out) or "."):
+        # found before the run, which may take long, rather than after it
+        raise ArgumentError(f"cannot write {options.out}: No such file or directory")
+    program = load_program(options.file, CompileOptions.from_attributes(options))
+    kernel = program.kernel(options.kernel)
+    if len(options.args) != len(kernel.params):
+        names = " ".join(p.name for p in kernel.params)
+        raise ArgumentError(
+            f"{kernel.name} takes {len(kernel.params)} arguments ({names}), "
+            f"got {len(options.args)}"
+        )
+    values = [
+        parse_argument(p, s) for p, s in zip(kernel.params, options.args, strict=True)
+    ]
+    kernel(
+        *values,
+        global_size=options.global_size,
+        local_size=options.local_size,
+        global_offset=options.global_offset or 0,
+        threads=options.threads,
+    )
+    return {
+        p.name: v
+        for p, v in zip(kernel.params, values, strict=True)
+        if isinstance(v, np.ndarray)
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    options = _parser().parse_intermixed_args(argv)
     try:
-        if options.out and not os.path.isdir(os.path.dirname(options.out) or "."):
-            # found before the run, which may take long, rather than after it
-            raise ArgumentError(
-                f"cannot write {options.out}: No such file or directory"
-            )
-        program = mux.load(
-            options.file,
-            fast=options.fast,
-            software_wgc=options.software_wgc,
-            sub_group_size=options.sub_group_size,
-            vecz_width=options.vecz_width,
-        )
-        kernel = program.kernel(options.kernel)
-        if len(options.args) != len(kernel.params):
-            names = " ".join(p.name for p in kernel.params)
-            raise ArgumentError(
-                f"{kernel.name} takes {len(kernel.params)} arguments ({names}), "
-                f"got {len(options.args)}"
-            )
-        values = [
-            parse_argument(p, s)
-            for p, s in zip(kernel.params, options.args, strict=True)
-        ]
-        kernel(
-            *values,
-            global_size=options.global_size,
-            local_size=options.local_size,
-            global_offset=options.global_offset or 0,
-            threads=options.threads,
-        )
-    except (ArgumentError, mux.LaunchError, mux.CompileError, KeyError, OSError) as e:
+        buffers = _run(options)
+    except (
+        ArgumentError,
+        OptionError,
+        mux.LaunchError,
+        mux.CompileError,
+        KeyError,
+        OSError,
+    ) as e:
         if isinstance(e, OSError):
             message = file_error("read", e)
         else:
             message = e.args[0] if isinstance(e, KeyError) else str(e)
         print(f"mux-run: {message}", file=sys.stderr)
         return 1
-    buffers = {
-        p.name: v
-        for p, v in zip(kernel.params, values, strict=True)
-        if isinstance(v, np.ndarray)
-    }
     if options.out:
         try:
             np.savez(options.out, **buffers)

@@ -125,13 +125,13 @@ def test_mux_attribute_error_has_a_location():
 
 def test_a_good_kernel_runs_from_the_checked_lowering(monkeypatch):
     runs = []
-    apply = HostPipeline.apply
+    lower = HostPipeline.lower
 
-    def counting_apply(self, ctx, op):
+    def counting_lower(self, ctx, op):
         runs.append(self.local_sizes)
-        return apply(self, ctx, op)
+        return lower(self, ctx, op)
 
-    monkeypatch.setattr(HostPipeline, "apply", counting_apply)
+    monkeypatch.setattr(HostPipeline, "lower", counting_lower)
     source = f"""{HEADER}
   %d = arith.constant 0 : i32
   %gid = mux.get_global_id %d

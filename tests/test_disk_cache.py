@@ -1,10 +1,11 @@
 """The disk cache of compiled kernels (mux/disk_cache.py): a later process loads a
 kernel instead of compiling it; a damaged entry is never loaded; options and local
 sizes have entries of their own; MUX_CACHE_DIR="" turns it off; `mux.compile`'s
-check of a kernel (the host pipeline run unspecialised) is marked done there.
+check of a kernel (the host pipeline run unspecialised) is marked done there; the
+key hashes the modules of our packages, as imported, and nothing beside them.
 
-Each scenario runs in fresh Python processes (the in-memory caches of this one would
-hide the disk)."""
+Each scenario that compiles runs in fresh Python processes (the in-memory caches of
+this one would hide the disk)."""
 
 import json
 import os
@@ -13,6 +14,11 @@ import sys
 from pathlib import Path
 
 import pytest
+
+import dialects
+import lowering
+import mux
+from mux import disk_cache
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -27,11 +33,11 @@ import mux
 from lowering import pipelines
 
 runs = []
-apply = pipelines.HostPipeline.apply
-def counting_apply(self, ctx, op):
+lower = pipelines.HostPipeline.lower
+def counting_lower(self, ctx, op):
     runs.append(self.local_sizes)
-    return apply(self, ctx, op)
-pipelines.HostPipeline.apply = counting_apply
+    return lower(self, ctx, op)
+pipelines.HostPipeline.lower = counting_lower
 
 local = int(sys.argv[1])
 kernel = mux.load("examples/vadd.mlir").kernel("vadd")
@@ -131,3 +137,29 @@ def test_an_unwritable_directory_is_no_error(tmp_path: Path):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     assert run(str(blocker / "cache")) == ("right", 1, 1)
+
+
+def test_the_key_hashes_our_packages_modules_only(tmp_path: Path):
+    site = tmp_path / "site-packages"  # as installed without -e
+    packages = [site / name for name in disk_cache.PACKAGES]
+    for package in packages:
+        (package / "sub").mkdir(parents=True)
+        (package / "__init__.py").write_text("")
+        (package / "sub" / "module.py").write_text("x = 1\n")
+    digest = disk_cache.sources_digest(packages)
+    (site / "foreign").mkdir()  # another distribution's package beside ours
+    (site / "foreign" / "module.py").write_text("")
+    (site / "foreign.py").write_text("")
+    (packages[0] / ".hidden").mkdir()  # not importable: not one of its modules
+    (packages[0] / ".hidden" / "module.py").write_text("")
+    (packages[0] / "notes.txt").write_text("")
+    assert disk_cache.sources_digest(packages) == digest
+    (packages[1] / "sub" / "module.py").write_text("x = 2\n")
+    assert disk_cache.sources_digest(packages) != digest
+
+
+def test_the_packages_hashed_are_the_imported_ones():
+    imported = [
+        Path(str(p.__file__)).resolve().parent for p in (dialects, lowering, mux)
+    ]
+    assert disk_cache.package_directories() == imported

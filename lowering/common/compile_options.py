@@ -1,0 +1,72 @@
+"""The options of a compilation: one record, built by `mux.compile` (and `mux.load`,
+`mux-run`), carried through `mux.compiler` to the host pipeline
+(`lowering.pipelines.HostPipeline.for_options`), and part of the key of the
+compiled-kernel caches.
+
+Each option has one rule, checked when the record is made (a bad value is an
+`OptionError` naming the option and what it may be). `work-item-loops` checks its
+`sub-group-size` with the same function (`check_sub_group_size`); `run-vecz`'s
+`width` is a pass option of its own, any power of 2 (`mux-opt` may ask for more
+lanes than `mux.compile` offers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from lowering.common.device import HOST
+
+VECZ_WIDTHS = (0, 1, 2, 4, 8, 16, 32)
+"""The widths `vecz_width` may take: 0 (`run-vecz`'s cost model chooses), 1 (no
+vectorisation) or a power of 2 up to 32."""
+
+
+class OptionError(ValueError):
+    """A compile option with a value it may not take."""
+
+
+def check_sub_group_size(size: int, option: str = "sub_group_size") -> None:
+    """Raises OptionError unless `size` is one of the device's sub-group sizes
+    (`HOST.sub_group_sizes`); `option` is how the caller spells the option."""
+    if size not in HOST.sub_group_sizes:
+        sizes = ", ".join(map(str, HOST.sub_group_sizes))
+        raise OptionError(
+            f"{option}: one of the device's sizes ({sizes}), got {size!r}"
+        )
+
+
+def check_vecz_width(width: int) -> None:
+    """Raises OptionError unless `width` is one of `VECZ_WIDTHS`."""
+    if width not in VECZ_WIDTHS:
+        widths = ", ".join(map(str, VECZ_WIDTHS))
+        raise OptionError(f"vecz_width: one of {widths}, got {width!r}")
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """How `mux.compile` compiles every kernel of a module. Frozen and hashable:
+    equal options are one key of the caches (`mux.compiler.KernelVariant`)."""
+
+    fast: bool = False
+    """Maths builtins may trade accuracy for speed (`mux.usefast`,
+    `replace-mux-math-decls{fast}`)."""
+    software_wgc: bool = False
+    """Work-group collectives in software (`replace-wgc`)."""
+    sub_group_size: int = 1
+    """The sub-group size of kernels that do not require one
+    (`mux.reqd_sub_group_size`): one of the device's sizes, 1 the spec's default
+    (`work-item-loops{sub-group-size}`)."""
+    vecz_width: int = 0
+    """The number of work-items of dimension 0 a vectorised kernel runs at once
+    (`run-vecz{width}`; 1: no vectorisation, 0: its cost model chooses)."""
+
+    def __post_init__(self) -> None:
+        check_sub_group_size(self.sub_group_size)
+        check_vecz_width(self.vecz_width)
+
+    @classmethod
+    def from_attributes(cls, holder: Any) -> CompileOptions:
+        """The options `holder` has as attributes of the same names (the flags of
+        `mux-run`, the fields of `HostPipeline`)."""
+        return cls(**{f.name: getattr(holder, f.name) for f in fields(cls)})
