@@ -1,10 +1,10 @@
-"""Building blocks passes make IR with: constants, index casts, loops, `scf.if`,
-stack slots, and the types of the scheduled level.
+"""Building blocks passes make IR with: constants, index casts, loops, `scf.if`
+(with or without results), stack slots, and the types of the scheduled level.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf
@@ -81,15 +81,40 @@ def build_for(
     return b.insert(scf.ForOp(lower, upper, step, [], Region(block)))
 
 
-def build_if(
-    b: Builder, condition: SSAValue, then: Callable[[Builder], None]
-) -> scf.IfOp:
-    """`scf.if %condition { then(builder) }`, without results."""
+def _yielding_region(body: Callable[[Builder], Sequence[SSAValue]]) -> Region:
+    """A region of one block, filled by `body(builder)`, that yields what it returns."""
     block = Block()
     inner = Builder(InsertPoint.at_end(block))
-    then(inner)
-    inner.insert(scf.YieldOp())
-    return b.insert(scf.IfOp(condition, [], Region(block)))
+    inner.insert(scf.YieldOp(*body(inner)))
+    return Region(block)
+
+
+def build_if(
+    b: Builder, condition: SSAValue, then: Callable[[Builder], object]
+) -> scf.IfOp:
+    """`scf.if %condition { then(builder) }`, without results (what `then` returns
+    is not used)."""
+
+    def body(inner: Builder) -> Sequence[SSAValue]:
+        then(inner)
+        return ()
+
+    return b.insert(scf.IfOp(condition, [], _yielding_region(body)))
+
+
+def build_if_else(
+    b: Builder,
+    condition: SSAValue,
+    result_types: Sequence[Attribute],
+    then: Callable[[Builder], Sequence[SSAValue]],
+    otherwise: Callable[[Builder], Sequence[SSAValue]] | None,
+) -> scf.IfOp:
+    """`scf.if %condition -> (result_types) { then } else { otherwise }`: `then` and
+    `otherwise` fill their blocks with a builder and return the values the block
+    yields. `otherwise` None: no else region (an `scf.if` without results)."""
+    then_region = _yielding_region(then)
+    else_region = Region() if otherwise is None else _yielding_region(otherwise)
+    return b.insert(scf.IfOp(condition, list(result_types), then_region, else_region))
 
 
 def alloca(b: Builder, type_: Attribute, name: str | None = None) -> SSAValue:

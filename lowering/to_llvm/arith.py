@@ -44,7 +44,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from dialects import llvmx
+from lowering.common.llvm_casts import CASTS
 from lowering.common.llvm_types import ConversionError, convert_type
 from lowering.to_llvm.building import (
     ceil_div_signed,
@@ -85,19 +85,6 @@ FLOAT_BINARY = {
     arith.DivfOp: llvm.FDivOp,
     arith.MinnumfOp: llvm.VectorFMinOp,
     arith.MaxnumfOp: llvm.VectorFMaxOp,
-}
-
-CASTS = {
-    arith.ExtSIOp: llvm.SExtOp,
-    arith.ExtUIOp: llvm.ZExtOp,
-    arith.TruncIOp: llvm.TruncOp,
-    arith.ExtFOp: llvm.FPExtOp,
-    arith.TruncFOp: llvm.FPTruncOp,
-    arith.SIToFPOp: llvm.SIToFPOp,
-    arith.UIToFPOp: llvmx.UIToFPOp,
-    arith.FPToSIOp: llvmx.FPToSIOp,
-    arith.FPToUIOp: llvmx.FPToUIOp,
-    arith.BitcastOp: llvm.BitcastOp,
 }
 
 INTRINSICS = {
