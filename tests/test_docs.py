@@ -166,3 +166,22 @@ def test_registry_names_the_spec_class_the_pass_documents(info):
     if not info.spec.startswith("(none"):
         doc = inspect.getmodule(pass_class).__doc__ or ""
         assert info.spec in doc.split("\n\n")[0], "the docstring's first paragraph"
+
+
+def test_code_points_to_headings_of_the_performance_page():
+    """Figures live in docs/performance.md and the code points there by heading
+    (`docs/performance.md, "<heading>"`): every such pointer names a heading the
+    page has, so renaming a heading cannot leave a pointer dangling."""
+    headings = {
+        line.lstrip("#").strip()
+        for line in (REPO / "docs" / "performance.md").read_text().splitlines()
+        if line.startswith("#")
+    }
+    pointers = []
+    for package in ("dialects", "lowering", "mux", "scripts"):
+        for path in sorted((REPO / package).rglob("*.py")):
+            text = re.sub(r"\n\s*(#\s*)?", " ", path.read_text())
+            for heading in re.findall(r'docs/performance\.md, "([^"]+)"', text):
+                pointers.append((path.relative_to(REPO).as_posix(), heading))
+    assert len(pointers) >= 6, "the pointers are found"
+    assert [p for p in pointers if p[1] not in headings] == []
