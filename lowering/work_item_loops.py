@@ -136,16 +136,6 @@ from lowering.common.functions import (
     reachable_from,
 )
 from lowering.common.scf_to_cf import lower_scf_to_cf
-from lowering.scheduling.barrier_regions import (
-    BARRIER,
-    BarrierSplit,
-    LiveValues,
-    build_region_function,
-    copy_carried,
-    find_live_values,
-    live_array,
-    split_at_barriers,
-)
 from lowering.scheduling.bounds import build_bound_function
 from lowering.scheduling.group_exchanges import (
     Exchange,
@@ -154,6 +144,14 @@ from lowering.scheduling.group_exchanges import (
     exchange_ops,
     make_exchanges,
 )
+from lowering.scheduling.live_values import (
+    LiveValues,
+    copy_carried,
+    find_live_values,
+    live_array,
+)
+from lowering.scheduling.region_functions import build_region_function
+from lowering.scheduling.regions import BARRIER, BarrierSplit, split_at_barriers
 
 INDEX = IndexType()
 SUFFIX = ".mux-barrier-wrapper"

@@ -1,11 +1,11 @@
-"""Control-flow graphs of blocks: successors, predecessors' values, reverse
-post-order and dominators. One home for these walks, used by the analyses of the
-scheduling passes, the source checks of `mux.compile` and the backend.
+"""Control-flow graphs of blocks: successors, predecessors' values, reachability,
+reverse post-order and dominators. One home for these walks, used by the analyses
+of the scheduling passes, the source checks of `mux.compile` and the backend.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from xdsl.dialects import cf
 from xdsl.ir import Block, BlockArgument, SSAValue
@@ -103,3 +103,16 @@ def dominators(
             if new != result[block]:
                 result[block], changed = new, True
     return result
+
+
+def reachable(starts: Iterable[Block], edges: Successors = successors) -> set[Block]:
+    """The blocks reachable from `starts` along `edges`, `starts` included."""
+    seen: set[Block] = set()
+    work = list(starts)
+    while work:
+        block = work.pop()
+        if block in seen:
+            continue
+        seen.add(block)
+        work.extend(edges(block))
+    return seen

@@ -172,7 +172,7 @@ Condition = _Upper | _Equal | _Flag
 
 
 @dataclass
-class _Region:
+class _RegionAnalysis:
     """The analysis of one region function for dimension `dim` (module docstring)."""
 
     function: func.FuncOp
@@ -461,7 +461,7 @@ def build_bound_function(
     `[lo, hi)` of dimension `dim` (the innermost looped one) outside of which no
     work-item does anything of its own in the region; None if the region gives no
     such bound (module docstring). The helpers it calls are added to `module`."""
-    region = _Region(region_function, dim)
+    region = _RegionAnalysis(region_function, dim)
     if not region.closed():
         return None
     exits: dict[Block, list[Condition] | Operation | None] = {}
