@@ -5,11 +5,13 @@ of the scheduling passes, the source checks of `mux.compile` and the backend.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from typing import TypeVar
 
 from xdsl.dialects import cf
 from xdsl.ir import Block, BlockArgument, SSAValue
 
+Node = TypeVar("Node", bound=Hashable)
 Successors = Callable[[Block], Sequence[Block]]
 """The edges of a graph walk: a block's successors (a caller may cut edges, as the
 barrier regions do at each barrier)."""
@@ -105,14 +107,18 @@ def dominators(
     return result
 
 
-def reachable(starts: Iterable[Block], edges: Successors = successors) -> set[Block]:
-    """The blocks reachable from `starts` along `edges`, `starts` included."""
-    seen: set[Block] = set()
+def reachable(
+    starts: Iterable[Node], edges: Callable[[Node], Iterable[Node]]
+) -> set[Node]:
+    """The nodes reachable from `starts` along `edges`, `starts` included: blocks
+    along a CFG's `successors` (or a caller's cut of them), or any other graph,
+    such as the functions along calls."""
+    seen: set[Node] = set()
     work = list(starts)
     while work:
-        block = work.pop()
-        if block in seen:
+        node = work.pop()
+        if node in seen:
             continue
-        seen.add(block)
-        work.extend(edges(block))
+        seen.add(node)
+        work.extend(edges(node))
     return seen
