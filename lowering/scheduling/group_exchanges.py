@@ -15,7 +15,7 @@ becomes (`make_exchanges`)
     mux.work_group_barrier id(3) scope(work_group) semantics(relaxed)
     %r = memref.load %r.slot[%c0]
 
-The slots are private arrays used across a barrier, so `barrier_regions` gives them
+The slots are private arrays used across a barrier, so `live_values` gives them
 their storage in the live storage: one element per work-item, element `i` that of
 the work-item of local linear id `i`. The region before the collective ends with the
 operand stored; between the work-item loops of the two regions, the wrapper runs
