@@ -35,7 +35,6 @@ from lowering.add_entry_hook import AddEntryHookPass
 from lowering.add_kernel_wrapper import AddKernelWrapperPass
 from lowering.add_sched_params import AddSchedParamsPass
 from lowering.common.compile_options import CompileOptions
-from lowering.common.functions import functions, kernel_entry_points
 from lowering.define_mux_builtins import DefineMuxBuiltinsPass
 from lowering.define_mux_dma import DefineMuxDmaPass
 from lowering.encode_kernel_metadata import EncodeKernelMetadataPass
@@ -163,20 +162,6 @@ class HostPipeline(ModulePass):
         barrier_regions = False
         for p in self.passes():
             if isinstance(p, WorkItemLoopsPass):
-                barrier_regions = _builds_barrier_regions(p, ctx, op)
-            else:
-                p.apply(ctx, op)
+                barrier_regions = p.builds_barrier_regions(op)
+            p.apply(ctx, op)
         return 3 if barrier_regions else 2
-
-
-def _builds_barrier_regions(
-    work_item_loops: WorkItemLoopsPass, ctx: Context, op: ModuleOp
-) -> bool:
-    """Applies `work_item_loops` to `op`; whether it split a kernel into barrier
-    regions. It adds one wrapper per kernel entry point, and before it a function
-    per barrier region (and bound functions) of a kernel with barriers: more new
-    functions than kernels means barrier regions."""
-    kernels = len(kernel_entry_points(op))
-    before = len(functions(op))
-    work_item_loops.apply(ctx, op)
-    return len(functions(op)) - before > kernels

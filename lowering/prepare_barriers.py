@@ -166,11 +166,6 @@ def _callees_first(graph: dict[str, list[str]], names: list[str]) -> list[str]:
     return order
 
 
-def _lower_structured_control_flow(fn: func.FuncOp) -> None:
-    """`scf.for`, `scf.if`, `scf.index_switch` and `scf.while` of `fn` to `cf`."""
-    lower_scf_to_cf(fn.body)
-
-
 def _inline_call(call: func.CallOp, callee: func.FuncOp) -> None:
     """Replaces `call` by a copy of `callee`'s body (see the module docstring)."""
     name = callee.sym_name.data
@@ -196,7 +191,7 @@ def _inline_call(call: func.CallOp, callee: func.FuncOp) -> None:
         return
 
     if not isinstance(call.parent_op(), func.FuncOp) and caller is not None:
-        _lower_structured_control_flow(caller)
+        lower_scf_to_cf(caller.body)  # the call's block splits: a CFG
     parent = call.parent_op()
     if not isinstance(parent, func.FuncOp):
         region_of = f"'{parent.name}'" if parent is not None else "an op"

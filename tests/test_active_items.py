@@ -19,8 +19,8 @@ import mux
 from lowering.common.builders import constant_int
 from lowering.pipelines import HostPipeline
 from lowering.scheduling.bounds import BELOW, below_function
+from lowering.scheduling.wrapper import BOUND_SUFFIX
 from lowering.to_llvm import ConvertToLLVMPass
-from lowering.work_item_loops import BOUND_SUFFIX
 from mux.backend.jit import compile_ir
 from mux.backend.llvm_ir import translate
 from mux.compiler import context, parse

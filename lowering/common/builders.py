@@ -72,13 +72,35 @@ def build_for(
     name: str | None = None,
 ) -> scf.ForOp:
     """`scf.for %iv = lower to upper step step { body(builder, %iv) }`."""
-    block = Block(arg_types=[IndexType()])
+
+    def without_values(
+        inner: Builder, iv: SSAValue, _: list[SSAValue]
+    ) -> list[SSAValue]:
+        body(inner, iv)
+        return []
+
+    return build_for_carrying(b, lower, upper, step, [], without_values, name)
+
+
+def build_for_carrying(
+    b: Builder,
+    lower: SSAValue,
+    upper: SSAValue,
+    step: SSAValue,
+    carried: Sequence[SSAValue],
+    body: Callable[[Builder, SSAValue, list[SSAValue]], list[SSAValue]],
+    name: str | None = None,
+) -> scf.ForOp:
+    """`scf.for` from `lower` to `upper` carrying the values `carried`:
+    `body(builder, %iv, values)` returns the next values; the loop's results are
+    the last ones."""
+    block = Block(arg_types=[IndexType(), *(v.type for v in carried)])
     if name is not None:
         block.args[0].name_hint = name
     inner = Builder(InsertPoint.at_end(block))
-    body(inner, block.args[0])
-    inner.insert(scf.YieldOp())
-    return b.insert(scf.ForOp(lower, upper, step, [], Region(block)))
+    following = body(inner, block.args[0], list(block.args[1:]))
+    inner.insert(scf.YieldOp(*following))
+    return b.insert(scf.ForOp(lower, upper, step, carried, Region(block)))
 
 
 def _yielding_region(body: Callable[[Builder], Sequence[SSAValue]]) -> Region:
@@ -126,3 +148,14 @@ def alloca(b: Builder, type_: Attribute, name: str | None = None) -> SSAValue:
 
 POINTER = LLVMPointerType()
 """The type of a scheduling-parameter argument: an opaque pointer in address space 0."""
+
+
+def linear_id(
+    b: Builder, ids: Sequence[SSAValue], sizes: Sequence[SSAValue]
+) -> SSAValue:
+    """`(z * size_y + y) * size_x + x`: the linear id of the ids `x, y, z` in a grid
+    of `sizes` (index values)."""
+    linear = b.insert(arith.MuliOp(ids[2], sizes[1])).result
+    linear = b.insert(arith.AddiOp(linear, ids[1])).result
+    linear = b.insert(arith.MuliOp(linear, sizes[0])).result
+    return b.insert(arith.AddiOp(linear, ids[0])).result

@@ -1,15 +1,17 @@
-"""Control-flow graphs of blocks: successors, predecessors' values, reverse
-post-order and dominators. One home for these walks, used by the analyses of the
-scheduling passes, the source checks of `mux.compile` and the backend.
+"""Control-flow graphs of blocks: successors, predecessors' values, reachability,
+reverse post-order and dominators. One home for these walks, used by the analyses
+of the scheduling passes, the source checks of `mux.compile` and the backend.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from typing import TypeVar
 
 from xdsl.dialects import cf
 from xdsl.ir import Block, BlockArgument, SSAValue
 
+Node = TypeVar("Node", bound=Hashable)
 Successors = Callable[[Block], Sequence[Block]]
 """The edges of a graph walk: a block's successors (a caller may cut edges, as the
 barrier regions do at each barrier)."""
@@ -103,3 +105,20 @@ def dominators(
             if new != result[block]:
                 result[block], changed = new, True
     return result
+
+
+def reachable(
+    starts: Iterable[Node], edges: Callable[[Node], Iterable[Node]]
+) -> set[Node]:
+    """The nodes reachable from `starts` along `edges`, `starts` included: blocks
+    along a CFG's `successors` (or a caller's cut of them), or any other graph,
+    such as the functions along calls."""
+    seen: set[Node] = set()
+    work = list(starts)
+    while work:
+        node = work.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        work.extend(edges(node))
+    return seen

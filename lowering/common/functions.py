@@ -21,6 +21,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from dialects import attributes as mux_attrs
+from lowering.common.cfg import reachable
 
 
 def functions(module: ModuleOp) -> dict[str, func.FuncOp]:
@@ -56,16 +57,13 @@ def callers_of(module: ModuleOp) -> dict[str, list[func.CallOp]]:
 def reachable_from(module: ModuleOp, roots: Iterable[str]) -> set[str]:
     """The names of the functions `roots` call, transitively, and the roots."""
     fns = functions(module)
-    seen: set[str] = set()
-    work = list(roots)
-    while work:
-        name = work.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        if name in fns:
-            work.extend(c.callee.root_reference.data for c in calls_in(fns[name]))
-    return seen
+
+    def callees(name: str) -> list[str]:
+        if name not in fns:
+            return []
+        return [c.callee.root_reference.data for c in calls_in(fns[name])]
+
+    return reachable(roots, callees)
 
 
 def call_cycle(module: ModuleOp, names: Iterable[str]) -> list[str] | None:

@@ -66,13 +66,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, cf, func, llvm, math, memref
+from xdsl.dialects import arith, cf, func
 from xdsl.dialects.builtin import (
     IndexType,
     IntegerType,
     ModuleOp,
     StringAttr,
-    UnrealizedConversionCastOp,
     i32,
 )
 from xdsl.ir import Block, Operation, SSAValue
@@ -80,7 +79,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import mux
 from lowering.common.builders import const, constant_int
-from lowering.common.cfg import branch_condition, incoming, successors
+from lowering.common.cfg import branch_condition, incoming, reachable, successors
+from lowering.common.effects import is_load, is_pure, is_store
 from lowering.common.functions import new_function
 from lowering.scheduling.uniformity import VARYING_QUERIES
 
@@ -99,40 +99,6 @@ _LESS = {
 """`arith.cmpi` predicates `lhs < rhs` or `lhs <= rhs`: (signed, strict)."""
 _MIRRORED = {"ugt": "ult", "uge": "ule", "sgt": "slt", "sge": "sle"}
 """`u > v` is `v < u`."""
-
-
-_PURE_OPS = (
-    *mux.QUERY_OPS,
-    llvm.GEPOp,
-    UnrealizedConversionCastOp,
-    # a boolean's byte in the live storage and back (`types.to_memory`/`from_memory`)
-    llvm.ConstantOp,
-    llvm.ZExtOp,
-    llvm.ICmpOp,
-)
-_PURE_DIALECTS = (arith.Arith.name, math.Math.name)
-
-
-def _pure(op: Operation) -> bool:
-    """An op whose results depend on its operands only (per kind of op, cached)."""
-    kind = type(op)
-    pure = _PURE_KINDS.get(kind)
-    if pure is None:
-        pure = issubclass(kind, _PURE_OPS) or op.name.split(".")[0] in _PURE_DIALECTS
-        if kind.__name__ != "UnregisteredOp":
-            _PURE_KINDS[kind] = pure
-    return pure
-
-
-_PURE_KINDS: dict[type, bool] = {}
-
-
-def _load(op: Operation) -> bool:
-    return isinstance(op, (memref.LoadOp, llvm.LoadOp))
-
-
-def _store(op: Operation) -> bool:
-    return isinstance(op, (memref.StoreOp, llvm.StoreOp))
 
 
 def _wide(value: SSAValue) -> bool:
@@ -172,7 +138,7 @@ Condition = _Upper | _Equal | _Flag
 
 
 @dataclass
-class _Region:
+class _RegionAnalysis:
     """The analysis of one region function for dimension `dim` (module docstring)."""
 
     function: func.FuncOp
@@ -196,7 +162,7 @@ class _Region:
                 for op in block.ops:
                     if (
                         isinstance(op, VARYING_QUERIES)
-                        or not (_pure(op) or _load(op))
+                        or not (is_pure(op) or is_load(op))
                         or any(v in self.divergent for v in op.operands)
                     ):
                         self.divergent.update(op.results)
@@ -208,29 +174,25 @@ class _Region:
 
     def effect(self, op: Operation) -> bool:
         """Whether `op` does something that is not the same for every work-item."""
-        if _pure(op) or _load(op) or isinstance(op, (cf.BranchOp, func.ReturnOp)):
+        if is_pure(op) or is_load(op) or isinstance(op, (cf.BranchOp, func.ReturnOp)):
             return False
         if isinstance(op, (cf.ConditionalBranchOp, cf.SwitchOp)):
             return False  # a way out of the prefix, judged by build_bound_function
-        return not (_store(op) and all(self.uniform(v) for v in op.operands))
+        return not (is_store(op) and all(self.uniform(v) for v in op.operands))
 
     def first_effect(self, block: Block) -> Operation | None:
         return next((op for op in block.ops if self.effect(op)), None)
 
     def _prefix(self) -> set[Block]:
-        seen: set[Block] = set()
-        work = [self.function.body.blocks.first]
-        while work:
-            block = work.pop()
-            if block in seen:
-                continue
-            seen.add(block)
+        def edges(block: Block) -> list[Block]:
             condition = branch_condition(block)
             if self.first_effect(block) is None and (
                 condition is None or self.uniform(condition)
             ):
-                work.extend(successors(block))
-        return seen
+                return successors(block)
+            return []
+
+        return reachable([self.function.body.blocks.first], edges)
 
     def passing(self, block: Block) -> bool:
         """A prefix block that leads to other prefix blocks only."""
@@ -253,18 +215,11 @@ class _Region:
         """Whether nothing reachable from `start` has a side effect. (Not even a
         uniform one: the last work-item, the one that surely runs, may not come this
         way.)"""
-        seen: set[Block] = set()
-        work = [start]
-        while work:
-            block = work.pop()
-            if block in seen:
-                continue
-            seen.add(block)
-            for op in block.ops:
-                if not (_pure(op) or _load(op) or op is block.last_op):
-                    return False
-            work.extend(successors(block))
-        return True
+        return all(
+            is_pure(op) or is_load(op) or op is block.last_op
+            for block in reachable([start], successors)
+            for op in block.ops
+        )
 
     # -- guards ------------------------------------------------------------------
 
@@ -461,7 +416,7 @@ def build_bound_function(
     `[lo, hi)` of dimension `dim` (the innermost looped one) outside of which no
     work-item does anything of its own in the region; None if the region gives no
     such bound (module docstring). The helpers it calls are added to `module`."""
-    region = _Region(region_function, dim)
+    region = _RegionAnalysis(region_function, dim)
     if not region.closed():
         return None
     exits: dict[Block, list[Condition] | Operation | None] = {}
@@ -531,36 +486,27 @@ def _build(
         else:
             results = [const(b, 0), size]
         b.insert(func.ReturnOp(*results))
-    if not _load_after_store(bound):
-        for op in [op for op in bound.walk() if _store(op)]:
+    if not _may_load_after_store(bound):
+        for op in [op for op in bound.walk() if is_store(op)]:
             Rewriter.erase_op(op)
     _remove_unused(bound)
     assert not any(isinstance(op, VARYING_QUERIES) for op in bound.walk())
     return bound
 
 
-def _load_after_store(function: func.FuncOp) -> bool:
+def _may_load_after_store(function: func.FuncOp) -> bool:
     """Whether a load of `function` may run after one of its stores. If none may, the
     bound function leaves the stores to the region function: every work-item that
     runs it makes them."""
-    after: set[Block] = set()  # blocks that may run after a store
-    work = [
-        s
-        for block in function.body.blocks
-        if any(_store(op) for op in block.ops)
-        for s in successors(block)
-    ]
-    while work:
-        block = work.pop()
-        if block not in after:
-            after.add(block)
-            work += successors(block)
+    storing = [b for b in function.body.blocks if any(is_store(op) for op in b.ops)]
+    # the blocks that may run after a store
+    after = reachable((s for block in storing for s in successors(block)), successors)
     for block in function.body.blocks:
         stored = block in after
         for op in block.ops:
-            if _load(op) and stored:
+            if is_load(op) and stored:
                 return True
-            stored = stored or _store(op)
+            stored = stored or is_store(op)
     return False
 
 
@@ -571,6 +517,6 @@ def _remove_unused(function: func.FuncOp) -> None:
         changed = False
         for block in reversed(list(function.body.blocks)):
             for op in reversed(list(block.ops)):
-                if (_pure(op) or _load(op)) and not any(r.uses for r in op.results):
+                if (is_pure(op) or is_load(op)) and not any(r.uses for r in op.results):
                     Rewriter.erase_op(op)
                     changed = True

@@ -15,7 +15,7 @@ becomes (`make_exchanges`)
     mux.work_group_barrier id(3) scope(work_group) semantics(relaxed)
     %r = memref.load %r.slot[%c0]
 
-The slots are private arrays used across a barrier, so `barrier_regions` gives them
+The slots are private arrays used across a barrier, so `live_values` gives them
 their storage in the live storage: one element per work-item, element `i` that of
 the work-item of local linear id `i`. The region before the collective ends with the
 operand stored; between the work-item loops of the two regions, the wrapper runs
@@ -50,15 +50,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import IndexType, i1, i64
 from xdsl.dialects.llvm import GEPOp, LoadOp, StoreOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from dialects import mux
 from dialects.mux import GroupOperation, MemScope
-from lowering.common.builders import const
+from lowering.common.builders import (
+    build_for,
+    build_for_carrying,
+    const,
+    linear_id,
+)
 from lowering.common.errors import PassError
 from lowering.common.group_ops import combine, identity
 from lowering.common.layout import from_memory, memory_type, to_memory
@@ -216,24 +221,6 @@ def _element_type(slot: SSAValue) -> Attribute:
     return i64 if isinstance(element, IndexType) else element
 
 
-def _for(
-    b: Builder,
-    lower: SSAValue,
-    upper: SSAValue,
-    step: SSAValue,
-    carried: list[SSAValue],
-    body: Callable[[Builder, SSAValue, list[SSAValue]], list[SSAValue]],
-) -> list[SSAValue]:
-    """`scf.for` from `lower` to `upper` carrying `carried`: `body(builder, iv,
-    values)` returns the next values; the loop's results are the last ones."""
-    block = Block(arg_types=[IndexType(), *(v.type for v in carried)])
-    inner = Builder(InsertPoint.at_end(block))
-    following = body(inner, block.args[0], list(block.args[1:]))
-    inner.insert(scf.YieldOp(*following))
-    loop = b.insert(scf.ForOp(lower, upper, step, carried, Region(block)))
-    return list(loop.results)
-
-
 class _Arrays:
     """Element access to the live storage arrays of an exchange's slots, whose
     elements have the memory type of the slot's (`types.memory_type`)."""
@@ -280,14 +267,13 @@ def build_exchange(
     step = shape.sub_group_size if exchange.sub_group else shape.count
     assert step is not None
 
-    def group(gb: Builder, start: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+    def group(gb: Builder, start: SSAValue) -> None:
         end = gb.insert(arith.AddiOp(start, step)).result
         end = gb.insert(arith.MinUIOp(end, shape.count)).result
         _build_group(gb, exchange, arrays, start, end, shape)
-        return []
 
     # one iteration per work-group, or per sub-group
-    _for(b, zero, shape.count, step, [], group)
+    build_for(b, zero, shape.count, step, group)
 
 
 def _build_group(
@@ -307,11 +293,10 @@ def _build_group(
     type_ = _element_type(value_slot)
 
     def fill(value: SSAValue) -> None:
-        def body(fb: Builder, item: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+        def body(fb: Builder, item: SSAValue) -> None:
             arrays.store(fb, result, item, value)
-            return []
 
-        _for(b, start, end, one, [], body)
+        build_for(b, start, end, one, body)
 
     if exchange.operation is not None and op not in _INCLUSIVE + _EXCLUSIVE:
         kind = exchange.operation  # reduce, any, all
@@ -320,7 +305,9 @@ def _build_group(
             value = arrays.load(fb, value_slot, item)
             return [combine(fb, kind, acc[0], value)]
 
-        (total,) = _for(b, start, end, one, [identity(b, kind, type_)], fold)
+        (total,) = build_for_carrying(
+            b, start, end, one, [identity(b, kind, type_)], fold
+        ).results
         fill(total)
     elif op in _INCLUSIVE + _EXCLUSIVE:
         kind = exchange.operation
@@ -333,16 +320,13 @@ def _build_group(
             arrays.store(fb, result, item, following if inclusive else acc[0])
             return [following]
 
-        _for(b, start, end, one, [identity(b, kind, type_)], scan)
+        build_for_carrying(b, start, end, one, [identity(b, kind, type_)], scan)
     elif op is mux.WorkGroupBroadcastOp:
         x, y, z = (arrays.load(b, s, start) for s in exchange.slots[1:])
         x, y, z = (
             b.insert(arith.IndexCastOp(v, IndexType())).result for v in (x, y, z)
         )
-        linear = b.insert(arith.MuliOp(z, shape.sizes[1])).result
-        linear = b.insert(arith.AddiOp(linear, y)).result
-        linear = b.insert(arith.MuliOp(linear, shape.sizes[0])).result
-        linear = b.insert(arith.AddiOp(linear, x)).result
+        linear = linear_id(b, (x, y, z), shape.sizes)
         fill(arrays.load(b, value_slot, _clamped(b, start, linear, end)))
     elif op is mux.SubGroupBroadcastOp:
         lid = arrays.load(b, exchange.slots[1], start)
@@ -351,12 +335,11 @@ def _build_group(
         fill(arrays.load(b, value_slot, _clamped(b, start, lid, end)))
     else:  # a shuffle: each work-item its own source
 
-        def shuffle(fb: Builder, item: SSAValue, _: list[SSAValue]) -> list[SSAValue]:
+        def shuffle(fb: Builder, item: SSAValue) -> None:
             value = _shuffle(fb, exchange, arrays, item, start, end, shape)
             arrays.store(fb, result, item, value)
-            return []
 
-        _for(b, start, end, one, [], shuffle)
+        build_for(b, start, end, one, shuffle)
 
 
 def _clamped(b: Builder, start: SSAValue, offset: SSAValue, end: SSAValue) -> SSAValue:

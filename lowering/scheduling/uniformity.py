@@ -9,8 +9,9 @@ A value is *divergent* (it may differ between work-items) when it is:
 - a work-item query that differs between work-items (`get_local_id`,
   `get_global_id`, the linear ids, the sub-group queries);
 - the result of an op that is not a plain computation on its operands (a load, a
-  call, an allocation, any op this module does not list as pure): memory may differ
-  between work-items, so a load from a uniform address is divergent too;
+  call, an allocation, any op `lowering.common.effects.is_pure` does not list):
+  memory may differ between work-items, so a load from a uniform address is
+  divergent too;
 - the result of a pure op with a divergent operand;
 - a block argument with a divergent incoming value;
 - anything *controlled* by a divergent branch. A `cf.cond_br` or `cf.switch` on a
@@ -31,11 +32,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.dialects import arith, func, math
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects import func
+from xdsl.ir import Block, SSAValue
 
 from dialects import mux
-from lowering.common.cfg import branch_condition, incoming, successors
+from lowering.common.cfg import branch_condition, incoming, reachable, successors
+from lowering.common.effects import is_pure
 
 VARYING_QUERIES = (
     mux.GetLocalIdOp,
@@ -46,14 +48,6 @@ VARYING_QUERIES = (
     mux.GetSubGroupLocalIdOp,
     mux.GetSubGroupSizeOp,
 )
-UNIFORM_QUERIES = tuple(q for q in mux.QUERY_OPS if q not in VARYING_QUERIES)
-
-
-def _is_pure(op: Operation) -> bool:
-    """An op whose results depend on its operands only."""
-    if isinstance(op, UNIFORM_QUERIES):
-        return True
-    return op.name.split(".")[0] in (arith.Arith.name, math.Math.name)
 
 
 @dataclass
@@ -89,7 +83,8 @@ def analyse(kernel: func.FuncOp) -> Uniformity:
             for op in block.ops:
                 divergent = (
                     block in controlled
-                    or not _is_pure(op)
+                    or isinstance(op, VARYING_QUERIES)
+                    or not is_pure(op)
                     or any(o in result.divergent for o in op.operands)
                 )
                 for value in op.results:
@@ -111,15 +106,11 @@ def analyse(kernel: func.FuncOp) -> Uniformity:
 
 def _reachable_before(start: Block, stop: Block | None) -> set[Block]:
     """The blocks reachable from `start`'s successors without passing `stop`."""
-    seen: set[Block] = set()
-    work = [s for s in successors(start) if s is not stop]
-    while work:
-        block = work.pop()
-        if block in seen:
-            continue
-        seen.add(block)
-        work.extend(s for s in successors(block) if s is not stop)
-    return seen
+
+    def edges(block: Block) -> list[Block]:
+        return [s for s in successors(block) if s is not stop]
+
+    return reachable(edges(start), edges)
 
 
 def _immediate_post_dominators(blocks: list[Block]) -> dict[Block, Block]:
@@ -162,12 +153,4 @@ def _reaching(targets: list[Block], blocks: list[Block]) -> set[Block]:
     for block in blocks:
         for successor in successors(block):
             predecessors[successor].append(block)
-    seen: set[Block] = set()
-    work = list(targets)
-    while work:
-        block = work.pop()
-        if block in seen:
-            continue
-        seen.add(block)
-        work.extend(predecessors[block])
-    return seen
+    return reachable(targets, predecessors.__getitem__)
