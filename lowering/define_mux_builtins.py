@@ -59,7 +59,7 @@ loops, which this pass then defines.)
 
 **Vec-group collectives** (`mux.vec_group_*`, across the lanes of one invocation's
 vector) are defined here too, by lane extractions and the group operation
-(`lowering/vec_group.py`): none remains after this pass.
+(`lowering/common/vec_group.py`): none remains after this pass.
 
 Before: `add-sched-params`. After: no work-item query or setter, `mux.mem_barrier`
 or `mux.sub_group_barrier` remains (work-group barriers, collectives and DMA are

@@ -46,7 +46,7 @@ from xdsl.passes import ModulePass
 from dialects import attributes as mux_attrs
 from lowering.common.errors import PassError
 from lowering.common.functions import functions, reachable_from
-from lowering.common.options import NameOption
+from lowering.common.name_option import NameOption
 from lowering.transfer_kernel_metadata import (
     check_no_recursive_kernel,
     encode_kernel,

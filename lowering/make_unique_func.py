@@ -21,7 +21,7 @@ from xdsl.passes import ModulePass
 
 from lowering.common.errors import PassError
 from lowering.common.functions import callers_of, functions, kernel_entry_points
-from lowering.common.options import NameOption
+from lowering.common.name_option import NameOption
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from dialects import ALL_DIALECTS
 from lowering import ALL_PASSES
-from lowering.common.options import NameOption
+from lowering.common.name_option import NameOption
 from mux.backend import ALL_TARGETS
 from mux.diagnostics import Source, describe
 from mux.errors import file_error

@@ -7,7 +7,7 @@ These builtins **may** take scalar *or vector* values. The scalar versions of th
 builtins are essentially identical to the corresponding `sub-group` builtins with a
 sub-group size of 1." So each op is arithmetic on the lanes of its operand, defined
 where it stands by `define-mux-builtins` (`DefineVecGroup`), with the operations and
-identities of `lowering/group_ops.py`, lane `i` being `vector.extract %v[i]`:
+identities of `lowering/common/group_ops.py`, lane `i` being `vector.extract %v[i]`:
 
 - `vec_group_reduce ⊕ %v` (`vector<N x T> -> T`): the left fold
   `((v0 ⊕ v1) ⊕ v2) ⊕ ...` of the lanes; `vec_group_any`/`_all` are the reduce with
