@@ -23,8 +23,6 @@ from lowering.common.dispatch import op_name
 
 SIZE_T = i64
 """The host's `size_t`: 64-bit."""
-
-
 INDEX = IndexType()
 
 

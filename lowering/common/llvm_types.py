@@ -1,9 +1,7 @@
 """The `llvm` dialect type of each type a kernel uses: `convert-to-llvm`'s type
 conversion, which the passes before it use to lay values out (`layout.py`).
 
-Types
------
-`convert_type` gives the `llvm` dialect type of each type a kernel uses:
+`convert_type`:
 
 - `index` is `i64`: the host's `size_t` is 64-bit.
 - Signless integers, the floats LLVM has (bf16, f16, f32, f64, f80, f128) and 1-D

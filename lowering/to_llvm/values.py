@@ -1,7 +1,5 @@
-"""The values of `convert-to-llvm`'s patterns.
+"""The values of `convert-to-llvm`'s patterns, across the conversion.
 
-Values across the conversion
-----------------------------
 Patterns run in any order, so an op may be converted before or after the ops that
 define its operands. As in MLIR's dialect conversion, a pattern reads its operands
 through `llvm_operands`, which casts a value still of a source type (`index`,
