@@ -19,6 +19,7 @@ from lowering.common.compile_options import (
 )
 from lowering.common.errors import PassError
 from lowering.pipelines import HostPipeline
+from lowering.run_vecz import RunVeczPass
 from lowering.work_item_loops import WorkItemLoopsPass
 from mux import disk_cache
 from mux.compiler import KernelVariant, context, parse
@@ -62,6 +63,20 @@ def test_work_item_loops_checks_its_option_by_the_same_rule():
         WorkItemLoopsPass(sub_group_size=3).apply(context(), ModuleOp([]))
     with pytest.raises(OptionError, match="size: one of the device's sizes"):
         check_sub_group_size(0, "size")
+
+
+@pytest.mark.parametrize("width", [3, 6, 64, -1])
+def test_run_vecz_checks_its_width_by_the_same_rule(width):
+    with pytest.raises(OptionError):
+        CompileOptions(vecz_width=width)
+    with pytest.raises(PassError, match=rf"run-vecz: width: one of .*, got {width}"):
+        RunVeczPass(width=width).apply(context(), ModuleOp([]))
+
+
+@pytest.mark.parametrize("width", [0, 1, 2, 32])
+def test_run_vecz_takes_every_width_the_compile_option_takes(width):
+    CompileOptions(vecz_width=width)
+    RunVeczPass(width=width).apply(context(), ModuleOp([]))
 
 
 def test_options_are_frozen():

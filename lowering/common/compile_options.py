@@ -4,10 +4,10 @@
 compiled-kernel caches.
 
 Each option has one rule, checked when the record is made (a bad value is an
-`OptionError` naming the option and what it may be). `work-item-loops` checks its
-`sub-group-size` with the same function (`check_sub_group_size`); `run-vecz`'s
-`width` is a pass option of its own, any power of 2 (`mux-opt` may ask for more
-lanes than `mux.compile` offers).
+`OptionError` naming the option and what it may be). The passes check their own
+options of the same meaning with the same functions: `work-item-loops`'
+`sub-group-size` (`check_sub_group_size`) and `run-vecz`'s `width`
+(`check_vecz_width`), so `mux-opt` and `mux.compile` accept the same values.
 """
 
 from __future__ import annotations
@@ -36,11 +36,12 @@ def check_sub_group_size(size: int, option: str = "sub_group_size") -> None:
         )
 
 
-def check_vecz_width(width: int) -> None:
-    """Raises OptionError unless `width` is one of `VECZ_WIDTHS`."""
+def check_vecz_width(width: int, option: str = "vecz_width") -> None:
+    """Raises OptionError unless `width` is one of `VECZ_WIDTHS`; `option` is how
+    the caller spells the option."""
     if width not in VECZ_WIDTHS:
         widths = ", ".join(map(str, VECZ_WIDTHS))
-        raise OptionError(f"vecz_width: one of {widths}, got {width!r}")
+        raise OptionError(f"{option}: one of {widths}, got {width!r}")
 
 
 @dataclass(frozen=True)

@@ -121,6 +121,7 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 
 from dialects import attributes as mux_attrs
+from lowering.common.compile_options import OptionError, check_vecz_width
 from lowering.common.device import HOST
 from lowering.common.errors import PassError
 from lowering.common.functions import kernel_entry_points
@@ -148,9 +149,10 @@ class RunVeczPass(ModulePass):
 
     width: int = 0
     """The number of work-items a call of the vectorised kernel runs: a power of 2
-    (vectorise whenever possible, the spec's `-cl-wfv=always`), 1 for no
-    vectorisation, 0 to let the cost model choose the width (`auto_width`) and
-    whether to vectorise at all (`check_worth_it`; `-cl-wfv=auto`)."""
+    up to 32 (`CompileOptions.vecz_width`'s rule; vectorise whenever possible, the
+    spec's `-cl-wfv=always`), 1 for no vectorisation, 0 to let the cost model
+    choose the width (`auto_width`) and whether to vectorise at all
+    (`check_worth_it`; `-cl-wfv=auto`)."""
 
     rows: int = 0
     """The number of rows (consecutive work-items of dimension 1) a call of the
@@ -159,9 +161,12 @@ class RunVeczPass(ModulePass):
     to let the cost model choose (`auto_rows`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for option, value in (("width", self.width), ("rows", self.rows)):
-            if value < 0 or value & (value - 1):
-                raise PassError(f"run-vecz: {option} must be a power of 2, got {value}")
+        try:  # the compile option's rule, spelled as the pass option
+            check_vecz_width(self.width, "width")
+        except OptionError as error:
+            raise PassError(f"run-vecz: {error}") from None
+        if self.rows < 0 or self.rows & (self.rows - 1):
+            raise PassError(f"run-vecz: rows must be a power of 2, got {self.rows}")
         if self.width == 1:
             return
         for kernel in kernel_entry_points(op):
