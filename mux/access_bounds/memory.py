@@ -26,7 +26,6 @@ from typing import Any
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    IndexType,
     MemRefType,
     NoneAttr,
     VectorType,
@@ -36,6 +35,7 @@ from xdsl.ir import Operation, SSAValue
 from dialects import attributes as mux_attrs
 from dialects import mux
 from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
+from lowering.common.layout import storage
 from mux.access_bounds.intervals import Itv, width_of
 from mux.runtime import Param
 
@@ -280,8 +280,7 @@ def scalar_size(element: Any) -> int | None:
 
 
 def itemsize(element: Any) -> int:
-    """The bytes of a buffer's element (an `i1` is a byte)."""
-    w = width_of(element)
-    if w is not None:
-        return 8 if isinstance(element, IndexType) else max(1, w // 8)
-    return {"f16": 2, "bf16": 2, "f32": 4, "f64": 8}.get(str(element), 1)
+    """The bytes of a buffer's element as the compiled kernel addresses it
+    (`lowering.common.layout.storage`: an `i1` is a byte, a vector of 3 takes 4
+    lanes, an `i24` 4 bytes), so that element counts agree with the GEPs."""
+    return storage(element)[0]
