@@ -78,9 +78,7 @@ class MathFlags:
 
     def clang_args(self) -> tuple[str, ...]:
         return tuple(
-            option
-            for option, field in _MATH_OPTIONS.items()
-            if getattr(self, field)
+            option for option, field in _MATH_OPTIONS.items() if getattr(self, field)
         )
 
 

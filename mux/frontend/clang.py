@@ -126,9 +126,7 @@ def _named_clang(named: str) -> Clang:
     words = shlex.split(named)
     program = shutil.which(words[0]) if words else None
     if program is None:
-        raise CompileError(
-            f"MUX_CLANG={named!r}: no such program; {HOW_TO_GET_CLANG}"
-        )
+        raise CompileError(f"MUX_CLANG={named!r}: no such program; {HOW_TO_GET_CLANG}")
     command = (program, *words[1:])
     version = _version(command)
     if version is None:
@@ -147,7 +145,9 @@ def _ziglang_clang() -> Clang | None:
     if spec is None or spec.origin is None:
         return None
     directory = Path(spec.origin).parent
-    zig = next((p for p in (directory / "zig", directory / "zig.exe") if p.exists()), None)
+    zig = next(
+        (p for p in (directory / "zig", directory / "zig.exe") if p.exists()), None
+    )
     if zig is None:
         return None
     command = (str(zig), "clang")
@@ -220,6 +220,8 @@ def _diagnostics(stderr: str, filename: str) -> str:
     lines = [
         line
         for line in stderr.rstrip().splitlines()
-        if not re.fullmatch(r"\d+ (errors?|warnings?)( and \d+ errors?)? generated\.", line)
+        if not re.fullmatch(
+            r"\d+ (errors?|warnings?)( and \d+ errors?)? generated\.", line
+        )
     ]
     return "\n".join(lines) if lines else f"{filename}: clang failed with no message"

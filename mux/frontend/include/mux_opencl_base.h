@@ -9,7 +9,8 @@
  * ziglang wheel's, which has no header of its own) sees the same definitions.
  *
  * Builtin types of clang's OpenCL mode are not here: bool, half, event_t,
- * sampler_t, the image types, queue_t, clk_event_t, reserve_id_t.
+ * sampler_t, the image types, queue_t, clk_event_t, reserve_id_t, and the
+ * atomic types of 2.0 (atomic_int .. atomic_flag).
  * Not yet here: image channel order/type constants (CLK_R, CLK_UNORM_INT8, ...),
  * device-side enqueue (ndrange_t, CLK_ENQUEUE_FLAGS_*), the M_*_H constants.
  */
