@@ -69,14 +69,36 @@ typedef uint cl_mem_fence_flags;
  * (they appear in the mangled names); the values are the ones clang's
  * __opencl_atomic_* builtins take. */
 #if __OPENCL_C_VERSION__ >= 200
+/* Which orders and scopes exist: all of them in 2.0; in 3.0 those whose
+ * optional feature the compiler reports. */
+#if __OPENCL_C_VERSION__ == 200
+#define MUX_ORDER_ACQ_REL 1
+#define MUX_ORDER_SEQ_CST 1
+#define MUX_SCOPE_DEVICE 1
+#define MUX_SCOPE_ALL 1
+#else
+#ifdef __opencl_c_atomic_order_acq_rel
+#define MUX_ORDER_ACQ_REL 1
+#endif
+#ifdef __opencl_c_atomic_order_seq_cst
+#define MUX_ORDER_SEQ_CST 1
+#endif
+#ifdef __opencl_c_atomic_scope_device
+#define MUX_SCOPE_DEVICE 1
+#endif
+#ifdef __opencl_c_atomic_scope_all_devices
+#define MUX_SCOPE_ALL 1
+#endif
+#endif
+
 typedef enum memory_order {
   memory_order_relaxed = __ATOMIC_RELAXED,
   memory_order_acquire = __ATOMIC_ACQUIRE,
   memory_order_release = __ATOMIC_RELEASE,
-#if __OPENCL_C_VERSION__ < 300 || defined(__opencl_c_atomic_order_acq_rel)
+#ifdef MUX_ORDER_ACQ_REL
   memory_order_acq_rel = __ATOMIC_ACQ_REL,
 #endif
-#if __OPENCL_C_VERSION__ < 300 || defined(__opencl_c_atomic_order_seq_cst)
+#ifdef MUX_ORDER_SEQ_CST
   memory_order_seq_cst = __ATOMIC_SEQ_CST,
 #endif
 } memory_order;
@@ -84,10 +106,10 @@ typedef enum memory_order {
 typedef enum memory_scope {
   memory_scope_work_item = __OPENCL_MEMORY_SCOPE_WORK_ITEM,
   memory_scope_work_group = __OPENCL_MEMORY_SCOPE_WORK_GROUP,
-#if __OPENCL_C_VERSION__ < 300 || defined(__opencl_c_atomic_scope_device)
+#ifdef MUX_SCOPE_DEVICE
   memory_scope_device = __OPENCL_MEMORY_SCOPE_DEVICE,
 #endif
-#if __OPENCL_C_VERSION__ < 300 || defined(__opencl_c_atomic_scope_all_devices)
+#ifdef MUX_SCOPE_ALL
   memory_scope_all_svm_devices = __OPENCL_MEMORY_SCOPE_ALL_SVM_DEVICES,
 #if __OPENCL_C_VERSION__ >= 300
   memory_scope_all_devices = memory_scope_all_svm_devices,
@@ -97,6 +119,10 @@ typedef enum memory_scope {
   memory_scope_sub_group = __OPENCL_MEMORY_SCOPE_SUB_GROUP,
 #endif
 } memory_scope;
+#undef MUX_ORDER_ACQ_REL
+#undef MUX_ORDER_SEQ_CST
+#undef MUX_SCOPE_DEVICE
+#undef MUX_SCOPE_ALL
 
 #define ATOMIC_VAR_INIT(value) (value)
 #define ATOMIC_FLAG_INIT 0
