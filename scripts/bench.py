@@ -12,7 +12,7 @@ the same data as
       here with `gcc -O3 -march=native -fopenmp -shared -fPIC` into a temporary
       directory and called through ctypes,
   (c) PoCL through pyopencl, with OpenCL C versions of the same kernels
-      (`scripts/bench_cl/*.cl`), when pyopencl and a PoCL ICD are installed
+      (`examples/*.cl`, the OpenCL C twins of the examples), when pyopencl and a PoCL ICD are installed
       (`apt-get install pocl-opencl-icd`, `pip install pyopencl`).
 Each implementation runs once untimed (mux compiles then) and its result is checked
 against a numpy reference; then repetitions are interleaved, round-robin over the
@@ -69,7 +69,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 C_DIR = Path(__file__).resolve().parent / "bench_c"
-CL_DIR = Path(__file__).resolve().parent / "bench_cl"
+CL_DIR = Path(__file__).resolve().parent.parent / "examples"
 
 IMPLS = ("mux", "c", "pocl", "numpy")
 LABELS = {"mux": "mux", "c": "C", "pocl": "PoCL", "numpy": "numpy"}
@@ -99,8 +99,8 @@ class Local:
 class Problem:
     """One kernel of the suite at one size.
 
-    `name` is the kernel's name in `examples/<name>.mlir` and
-    `scripts/bench_cl/<name>.cl`, whose kernels take the same arguments:
+    `name` is the kernel's name in `examples/<name>.mlir` and its OpenCL C twin
+    `examples/<name>.cl`, whose kernels take the same arguments:
     `kernel_args(inputs, output)` gives them, with buffers in place of the arrays for
     PoCL. `c_args` gives the arguments of C function `c_function` (arrays become
     pointers), `numpy` computes the result into `output` with numpy.

@@ -45,7 +45,7 @@ def test_the_suite_is_the_issues():
     assert list(bench.SUITE) == KERNELS
     for name in KERNELS:
         assert (REPO / "examples" / f"{name}.mlir").exists()
-        assert (REPO / "scripts" / "bench_cl" / f"{name}.cl").exists()
+        assert (REPO / "examples" / f"{name}.cl").exists()
 
 
 @pytest.fixture(scope="module")

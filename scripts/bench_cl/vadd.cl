@@ -1,6 +1,0 @@
-// vadd: c = a + b, one work-item per element (examples/vadd.mlir).
-__kernel void vadd(__global const float *a, __global const float *b,
-                   __global float *c) {
-  size_t i = get_global_id(0);
-  c[i] = a[i] + b[i];
-}
