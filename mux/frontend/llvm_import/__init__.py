@@ -1,0 +1,139 @@
+"""The LLVM IR importer, the analogue of MLIR's `--import-llvm`: LLVM IR text (from
+clang for spir64, or written by hand) to a module of our dialects, following the IR
+contract of issue 15 (every function a `func.func` with an llvm-dialect body in a
+CFG, kernels as entry points with memref buffers, builtin calls kept as
+`func.call`s for `lower-to-mux-builtins`).
+
+llvmlite parses and verifies the text; its API gives functions, blocks,
+instructions, operands and types, and the rest is read from each value's printed
+text (`facts.py`, `text.py`). What it does not import is refused with a
+`CompileError` naming the instruction and its line (the `!dbg` line when there
+is one, else the line in the .ll text).
+
+    python -m mux.frontend.llvm_import kernel.ll     # prints the module
+"""
+
+from __future__ import annotations
+
+import re
+
+from llvmlite import binding
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import VerifyException
+
+from mux.errors import CompileError
+from mux.frontend.llvm_import import kernels
+from mux.frontend.llvm_import.calls import function_type
+from mux.frontend.llvm_import.functions import (
+    FunctionSource,
+    ImportRefusal,
+    declaration,
+    import_function,
+)
+from mux.frontend.llvm_import.globals import Globals
+from mux.frontend.llvm_import.text import TextError, struct_types
+
+KERNEL_COPY = "__clang_ocl_kern_imp_"
+"""clang 22's prefix of the copy of each kernel it emits as an ordinary function
+(for kernels calling kernels); imported only when something calls it."""
+
+
+def import_llvm(text: str, file: str = "<llvm>") -> ModuleOp:
+    """The module of our dialects for the LLVM IR `text` (named `file` in
+    diagnostics); raises CompileError when it does not parse or verify, or has an
+    instruction the importer does not take."""
+    try:
+        module = binding.parse_assembly(text)
+        module.verify()
+    except RuntimeError as error:
+        message = str(error).replace("LLVM IR parsing error\n", "").strip()
+        raise CompileError(f"{file}: error: invalid LLVM IR: {message}") from None
+    try:
+        imported = _import_module(module, text, file)
+        imported.verify()
+        return imported
+    except VerifyException as error:
+        raise CompileError(f"{file}: error: the imported module: {error}") from None
+    except ImportRefusal as refusal:
+        where = f"{file}:{refusal.line}" if refusal.line else file
+        raise CompileError(
+            f"{where}: error: cannot import `{refusal.text}`: {refusal.reason}"
+        ) from None
+    except TextError as error:
+        raise CompileError(f"{file}: error: cannot import: {error}") from None
+
+
+def _import_module(module: binding.ModuleRef, text: str, file: str) -> ModuleOp:
+    printed = str(module)
+    structs = struct_types(printed)
+    nodes = kernels.metadata_nodes(printed)
+    locations = kernels.debug_locations(printed)
+    lines = instruction_lines(text)
+    globals_ = Globals(module, structs)
+    functions = list(module.functions)
+    called = _called(functions)
+    signatures = {f.name: function_type(f, structs) for f in functions}
+    ops = []
+    for function in functions:
+        name = function.name
+        if name.startswith(KERNEL_COPY) and name not in called:
+            continue
+        if function.is_declaration:
+            if name in called and not name.startswith("llvm."):
+                ops.append(declaration(function, structs))
+            continue
+        header = _header(str(function))
+        kernel = None
+        if " spir_kernel " in header:
+            kernel = kernels.Kernel(kernels.kernel_metadata(header, nodes))
+        source = FunctionSource(file, lines.get(name, []), locations)
+        ops.append(
+            import_function(
+                function, kernel, structs, globals_.access, source, signatures
+            )
+        )
+    return ModuleOp([*globals_.ops, *ops])
+
+
+def _header(function_text: str) -> str:
+    for line in function_text.splitlines():
+        if line.startswith("define "):
+            return line
+    return ""
+
+
+def _called(functions: list[binding.ValueRef]) -> set[str]:
+    """The names of the functions some call instruction calls (llvm intrinsics our
+    ops replace are declared only if called as functions: see `calls.py`)."""
+    names = set()
+    for function in functions:
+        for block in function.blocks:
+            for instruction in block.instructions:
+                if instruction.opcode == "call":
+                    callee = list(instruction.operands)[-1]
+                    names.add(callee.name)
+    return names
+
+
+def instruction_lines(text: str) -> dict[str, list[int]]:
+    """The line (1-based) of each instruction of each defined function of `text`,
+    in order: the lines of a body that are not labels, comments or blank, a
+    switch's case lines counting as its own."""
+    lines: dict[str, list[int]] = {}
+    current: list[int] | None = None
+    in_switch = False
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.split(";", 1)[0].strip()
+        if line.startswith("define "):
+            match = re.search(r'@("[^"]+"|[-\w.$]+)\(', line)
+            current = lines.setdefault(match.group(1).strip('"'), []) if match else None
+        elif current is None or not stripped or re.fullmatch(r"[-\w.$\"]+:", stripped):
+            continue
+        elif stripped == "}":
+            current = None
+        elif in_switch:
+            in_switch = stripped != "]"
+        else:
+            current.append(number)
+            in_switch = stripped.endswith("[")
+    return lines

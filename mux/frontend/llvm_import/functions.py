@@ -1,0 +1,154 @@
+"""One LLVM function to one `func.func`: its blocks (phis as block arguments), its
+instructions, and for a `spir_kernel` the IR contract's memref parameters, cast to
+llvm pointers at entry, and the kernel's metadata as attributes
+(`kernels.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from llvmlite import binding
+from xdsl.dialects import func
+from xdsl.dialects.builtin import UnrealizedConversionCastOp
+from xdsl.ir import Attribute, Block, Region
+
+from mux.frontend.llvm_import import calls, control, facts
+from mux.frontend.llvm_import.instructions import TRANSLATORS
+from mux.frontend.llvm_import.kernels import Kernel
+from mux.frontend.llvm_import.text import parse_type
+from mux.frontend.llvm_import.values import FunctionValues, GlobalAccess, Refusal
+
+_SPECIAL = {
+    "br": control.translate_br,
+    "switch": control.translate_switch,
+    "call": calls.translate_call,
+}
+
+
+class ImportRefusal(Exception):
+    """An instruction refused: the reason, the instruction's text, its line."""
+
+    def __init__(self, reason: str, text: str, line: int | None):
+        super().__init__(reason)
+        self.reason, self.text, self.line = reason, text.strip(), line
+
+
+@dataclass
+class FunctionSource:
+    """Where a function's instructions are: the .ll lines, the !dbg lines."""
+
+    file: str
+    lines: list[int]
+    """The line in the .ll text of each instruction, in order (may be empty)."""
+    locations: dict[int, int]
+    """DILocation metadata id -> source line."""
+
+
+def declaration(
+    function: binding.ValueRef, structs: dict[str, Attribute]
+) -> func.FuncOp:
+    """`func.func private @name(...)` for a declared function."""
+    inputs, results = calls.function_type(function, structs)
+    return func.FuncOp.external(function.name, inputs, results)
+
+
+def import_function(
+    function: binding.ValueRef,
+    kernel: Kernel | None,
+    structs: dict[str, Attribute],
+    global_access: Callable[[Block], GlobalAccess],
+    source: FunctionSource,
+    signatures: dict[str, tuple[list[Attribute], list[Attribute]]],
+) -> func.FuncOp:
+    """The `func.func` of a defined function; `kernel` is its metadata when it is
+    a kernel."""
+    inputs, results = calls.function_type(function, structs)
+    llvm_blocks = list(function.blocks)
+    entry = Block(arg_types=kernel.parameter_types(inputs) if kernel else inputs)
+    values = FunctionValues(structs, global_access(entry), source.file, signatures)
+    values.blocks[llvm_blocks[0]] = entry
+    values.llvm_blocks = {block: block for block in llvm_blocks}
+    for block in llvm_blocks[1:]:
+        types = [parse_type_of(phi, structs) for phi in control.phis(block)]
+        values.blocks[block] = Block(arg_types=types)
+    values.block = entry
+    _bind_parameters(values, function, entry, inputs)
+    order = control.reverse_post_order(llvm_blocks)
+    numbering = _instruction_lines(llvm_blocks, source)
+    for block in order:
+        _translate_block(values, block, numbering)
+    region = Region([values.blocks[b] for b in llvm_blocks if b in set(order)])
+    op = func.FuncOp(function.name, (entry.arg_types, results), region)
+    if kernel:
+        kernel.annotate(op)
+    return op
+
+
+def parse_type_of(value: binding.ValueRef, structs: dict[str, Attribute]) -> Attribute:
+    return parse_type(str(value.type), structs)
+
+
+def _bind_parameters(
+    values: FunctionValues,
+    function: binding.ValueRef,
+    entry: Block,
+    inputs: list[Attribute],
+) -> None:
+    """The function's parameters; a memref parameter is cast to its pointer."""
+    for argument, block_argument, type_ in zip(
+        function.arguments, entry.args, inputs, strict=True
+    ):
+        if block_argument.type == type_:
+            values.values[argument] = block_argument
+            continue
+        cast = UnrealizedConversionCastOp.get([block_argument], [type_])
+        values.values[argument] = values.emit(cast).results[0]
+
+
+def _instruction_lines(
+    blocks: list[binding.ValueRef], source: FunctionSource
+) -> dict[binding.ValueRef, int | None]:
+    """The .ll line of each instruction (its !dbg line when it has one)."""
+    lines: dict[binding.ValueRef, int | None] = {}
+    index = 0
+    for block in blocks:
+        for instruction in block.instructions:
+            line = facts.debug_line(str(instruction), source.locations)
+            if line is None and index < len(source.lines):
+                line = source.lines[index]
+            lines[instruction] = line
+            index += 1
+    return lines
+
+
+def _translate_block(
+    values: FunctionValues,
+    block: binding.ValueRef,
+    lines: dict[binding.ValueRef, int | None],
+) -> None:
+    values.block = values.blocks[block]
+    values.llvm_block = block
+    block_phis = control.phis(block)
+    # The entry block's arguments are the parameters: it has no phis.
+    for phi, argument in zip(block_phis, values.block.args, strict=False):
+        values.values[phi] = argument
+    for instruction in list(block.instructions)[len(block_phis) :]:
+        values.line = lines.get(instruction)
+        translator = _SPECIAL.get(instruction.opcode) or TRANSLATORS.get(
+            instruction.opcode
+        )
+        try:
+            if translator is None:
+                raise Refusal(
+                    f"the instruction '{instruction.opcode}' is not supported"
+                )
+            translator(values, instruction)
+        except Refusal as refusal:
+            raise ImportRefusal(str(refusal), str(instruction), values.line) from None
+        except Exception as error:  # a malformed fact: still name the instruction
+            raise ImportRefusal(
+                f"cannot import ({type(error).__name__}: {error})",
+                str(instruction),
+                values.line,
+            ) from None

@@ -1,0 +1,230 @@
+"""The values of one function being imported: the map from llvmlite's values to
+ours, the block ops go into, and the constants built where they are used."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from llvmlite import binding
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FileLineColLoc,
+    FloatAttr,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    VectorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from dialects import llvmx
+from mux.frontend.llvm_import import facts
+from mux.frontend.llvm_import.text import Constant, TextError
+
+GlobalAccess = Callable[[str], SSAValue]
+"""Gives the pointer to a module global by name, built in the function's entry."""
+
+
+class Refusal(Exception):
+    """An instruction the importer does not take: the reason; the importer adds
+    which instruction and where."""
+
+
+@dataclass
+class FunctionValues:
+    """What the instructions of one function are translated with."""
+
+    structs: dict[str, Attribute]
+    global_pointer: GlobalAccess
+    file: str
+    signatures: dict[str, tuple[list[Attribute], list[Attribute]]] = field(
+        default_factory=dict
+    )
+    """The module's functions' parameter and result types, by name."""
+    values: dict[binding.ValueRef, SSAValue] = field(default_factory=dict)
+    blocks: dict[binding.ValueRef, Block] = field(default_factory=dict)
+    block: Block | None = None
+    llvm_block: binding.ValueRef | None = None
+    llvm_blocks: dict[binding.ValueRef, binding.ValueRef] = field(default_factory=dict)
+    """Each LLVM block by itself: a block used as an operand is another handle."""
+    """The LLVM block whose instructions are being translated."""
+    line: int | None = None
+
+    def emit(self, op: Operation) -> Operation:
+        """Appends `op` to the current block, located at the current line."""
+        assert self.block is not None
+        if self.line is not None:
+            op.location = FileLineColLoc(
+                StringAttr(self.file), IntAttr(self.line), IntAttr(1)
+            )
+        self.block.add_op(op)
+        return op
+
+    def result(self, instruction: binding.ValueRef, op: Operation) -> None:
+        """Emits `op`, whose only result is the value of `instruction`."""
+        self.values[instruction] = self.emit(op).results[0]
+
+    def operand(self, value: binding.ValueRef) -> SSAValue:
+        """Our value for an operand: translated before, or a constant built here."""
+        found = self.values.get(value)
+        if found is not None:
+            return found
+        if value.value_kind == binding.ValueKind.global_variable:
+            return self.global_pointer(value.name)
+        if value.value_kind == binding.ValueKind.function:
+            raise Refusal(f"a function used as a value ({value.name})")
+        if not value.is_constant:
+            raise Refusal(f"an operand defined later or elsewhere: {str(value)[:60]}")
+        try:
+            constant = facts.constant_operand(str(value), self.structs)
+        except TextError as error:
+            raise Refusal(f"constant {str(value)[:80]}: {error}") from error
+        return self.constant(constant)
+
+    def constant(self, constant: Constant) -> SSAValue:
+        """Ops that make `constant`, emitted in the current block."""
+        builder = _CONSTANTS.get(constant.kind)
+        if builder is None:
+            raise Refusal(f"constant of kind {constant.kind}")
+        return builder(self, constant)
+
+    def int_constant(self, value: int, type_: Attribute = i64) -> SSAValue:
+        return self.emit(llvm.ConstantOp(IntegerAttr(value, type_), type_)).results[0]
+
+
+def _scalar(values: FunctionValues, c: Constant) -> SSAValue:
+    attr = (
+        FloatAttr(float(c.value), c.type)  # type: ignore[arg-type]
+        if c.kind == "float"
+        else _int_attr(int(c.value), c.type)  # type: ignore[arg-type]
+    )
+    return values.emit(llvm.ConstantOp(attr, c.type)).results[0]
+
+
+def _int_attr(value: int, type_: Attribute) -> IntegerAttr:
+    assert isinstance(type_, IntegerType)
+    width = type_.width.data
+    if width > 1 and value >= 1 << (width - 1):
+        value -= 1 << width  # LLVM prints i8 200 as -56 already; be tolerant
+    if width == 1 and value:
+        value = -1 if value == 1 else value
+    return IntegerAttr(value, type_)
+
+
+def _zero(values: FunctionValues, c: Constant) -> SSAValue:
+    return values.emit(llvm.ZeroOp(result_types=[c.type])).results[0]
+
+
+def _undef(values: FunctionValues, c: Constant) -> SSAValue:
+    return values.emit(llvm.UndefOp(c.type)).results[0]
+
+
+def _vector(values: FunctionValues, c: Constant) -> SSAValue:
+    """A vector of numbers, one dense constant; a poison or undef lane is 0
+    (poison may be refined to any value). Lanes that are not numbers (constant
+    expressions) are inserted one by one."""
+    assert isinstance(c.type, VectorType)
+    if all(e.kind in ("int", "float", "undef", "poison") for e in c.elements):
+        lanes = [0 if e.kind in ("undef", "poison") else e.value for e in c.elements]
+        element = c.type.get_element_type()
+        if isinstance(element, IntegerType):
+            lanes = [_int_attr(int(v), element).value.data for v in lanes]  # type: ignore[arg-type]
+        else:
+            lanes = [float(v) for v in lanes]  # type: ignore[arg-type]
+        dense = DenseIntOrFPElementsAttr.from_list(c.type, lanes)
+        return values.emit(llvm.ConstantOp(dense, c.type)).results[0]
+    vector = _undef(values, Constant("undef", c.type))
+    for lane, element in enumerate(c.elements):
+        index = values.int_constant(lane, i32)
+        op = llvm.InsertElementOp(vector, values.constant(element), index)
+        vector = values.emit(op).results[0]
+    return vector
+
+
+def _aggregate(values: FunctionValues, c: Constant) -> SSAValue:
+    """An array or struct constant: undef, then each member inserted."""
+    aggregate = _undef(values, Constant("undef", c.type))
+    for position, element in enumerate(c.elements):
+        op = llvm.InsertValueOp(
+            DenseArrayBase.from_list(i64, [position]),
+            aggregate,
+            values.constant(element),
+        )
+        aggregate = values.emit(op).results[0]
+    return aggregate
+
+
+def _global(values: FunctionValues, c: Constant) -> SSAValue:
+    return values.global_pointer(str(c.value))
+
+
+def _gep(values: FunctionValues, c: Constant) -> SSAValue:
+    base, *indices = c.elements
+    assert c.source_type is not None
+    pointer = values.constant(base)
+    op = gep(values, pointer, indices, c.source_type, c.type, c.inbounds)
+    return values.emit(op).results[0]
+
+
+def gep(
+    values: FunctionValues,
+    pointer: SSAValue,
+    indices: list[Constant | SSAValue],
+    source: Attribute,
+    result: Attribute,
+    inbounds: bool,
+) -> llvm.GEPOp:
+    """A getelementptr: constant indices that fit in an i32 are written in the
+    op (a struct's member index must be), the others are operands."""
+    raw: list[int] = []
+    dynamic: list[SSAValue] = []
+    for index in indices:
+        if (
+            isinstance(index, Constant)
+            and index.kind == "int"
+            and -(2**31) < int(index.value) < 2**31  # type: ignore[arg-type]
+        ):
+            raw.append(int(index.value))  # type: ignore[arg-type]
+            continue
+        raw.append(llvm.GEP_USE_SSA_VAL)
+        dynamic.append(index if isinstance(index, SSAValue) else values.constant(index))
+    assert isinstance(result, llvm.LLVMPointerType)
+    return llvm.GEPOp(pointer, raw, source, dynamic, result, inbounds)
+
+
+def _cast(values: FunctionValues, c: Constant) -> SSAValue:
+    (inner,) = c.elements
+    arg = values.constant(inner)
+    op = CONSTANT_CASTS[c.kind](arg, c.type)
+    return values.emit(op).results[0]
+
+
+CONSTANT_CASTS: dict[str, Callable[[SSAValue, Attribute], Operation]] = {
+    "addrspacecast": llvmx.AddrSpaceCastOp,
+    "bitcast": llvm.BitcastOp,
+    "ptrtoint": lambda arg, type_: llvm.PtrToIntOp(arg, type_),
+    "inttoptr": lambda arg, type_: llvm.IntToPtrOp.create(
+        operands=[arg], result_types=[type_]
+    ),
+}
+
+_CONSTANTS: dict[str, Callable[[FunctionValues, Constant], SSAValue]] = {
+    "int": _scalar,
+    "float": _scalar,
+    "null": _zero,
+    "zero": _zero,
+    "undef": _undef,
+    "poison": _undef,
+    "vector": _vector,
+    "array": _aggregate,
+    "struct": _aggregate,
+    "global": _global,
+    "getelementptr": _gep,
+    **{kind: _cast for kind in CONSTANT_CASTS},
+}
