@@ -20,6 +20,7 @@ it is made.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from pathlib import Path
@@ -44,6 +45,7 @@ from mux.compiler import (
 )
 from mux.diagnostics import Source, describe
 from mux.errors import CompileError, KernelNotFound, LaunchError
+from mux.frontend.languages import language_of, to_mlir
 from mux.runtime import (
     check_ndrange,
     default_local_size,
@@ -57,15 +59,22 @@ from mux.runtime import (
 def compile(
     source: str,
     *,
+    language: str = "mlir",
+    build_options: str = "",
     fast: bool = False,
     software_wgc: bool = False,
     sub_group_size: int = 1,
     vecz_width: int = 0,
     name: str = "<source>",
 ) -> Program:
-    """Parses and verifies `source` (MLIR text) and lowers each kernel
-    unspecialised (`mux.compiler.check_kernel`); CompileError if it is not valid or
-    a kernel does not lower. `name` is the file name diagnostics give.
+    """Parses and verifies `source` and lowers each kernel unspecialised
+    (`mux.compiler.check_kernel`); CompileError if it is not valid or a kernel does
+    not lower. `name` is the file name diagnostics give.
+
+    `language` is what `source` is written in: `"mlir"` (our dialects), `"llvm"`
+    (LLVM IR text) or `"opencl"` (OpenCL C, compiled by clang with the
+    clBuildProgram options `build_options`; `-cl-fast-relaxed-math` sets `fast`):
+    `mux.frontend.languages`.
 
     `fast` lets maths builtins trade accuracy for speed (`mux.usefast`);
     `software_wgc` implements work-group collectives in software (`replace-wgc`).
@@ -75,21 +84,23 @@ def compile(
     a vectorised kernel runs at once (`run-vecz`; 1: no vectorisation; 0, the default:
     its cost model chooses): 0, 1, 2, 4, ..., 32. A bad option is a CompileError."""
     options = _compile_options(fast, software_wgc, sub_group_size, vecz_width)
-    return Program(source, options, name)
+    return _translated_program(source, language, build_options, options, name)
 
 
 def load(
     path: str | os.PathLike[str],
     *,
+    build_options: str = "",
     fast: bool = False,
     software_wgc: bool = False,
     sub_group_size: int = 1,
     vecz_width: int = 0,
 ) -> Program:
-    """`compile` of the file at `path` (OSError if it cannot be read, CompileError
-    if it is not UTF-8 text)."""
+    """`compile` of the file at `path`, in the language its suffix names (`.mlir`,
+    `.ll`, `.cl`: `mux.frontend.languages.SUFFIXES`); OSError if it cannot be read,
+    CompileError if it is not UTF-8 text or its suffix is none of those."""
     options = _compile_options(fast, software_wgc, sub_group_size, vecz_width)
-    return load_program(path, options)
+    return load_program(path, options, build_options)
 
 
 def _compile_options(
@@ -103,13 +114,35 @@ def _compile_options(
         raise CompileError(str(error)) from None
 
 
-def load_program(path: str | os.PathLike[str], options: CompileOptions) -> Program:
+def load_program(
+    path: str | os.PathLike[str], options: CompileOptions, build_options: str = ""
+) -> Program:
     """The program of the file at `path` compiled with `options` (`load`)."""
+    data = Path(path).read_bytes()  # OSError first: a missing file is that
+    language = language_of(path)
     try:
-        source = Path(path).read_text(encoding="utf-8")
+        source = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise CompileError(f"{path} is not UTF-8 text (byte {error.start})") from None
-    return Program(source, options, str(path))
+    return _translated_program(
+        source, language, build_options, options, str(path), Path(path).parent
+    )
+
+
+def _translated_program(
+    source: str,
+    language: str,
+    build_options: str,
+    options: CompileOptions,
+    name: str,
+    source_dir: Path | None = None,
+) -> Program:
+    """The program of `source` in `language`, through the front-end to MLIR text
+    (`mux.frontend.languages.to_mlir`) when it is not MLIR already."""
+    translated = to_mlir(source, language, name, build_options, source_dir)
+    if translated.fast and not options.fast:
+        options = dataclasses.replace(options, fast=True)
+    return Program(translated.mlir, options, name)
 
 
 class Program:

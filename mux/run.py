@@ -130,7 +130,9 @@ def _parser() -> argparse.ArgumentParser:
         epilog=__doc__.split("\n\n", 2)[2] if __doc__ else None,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", help="the MLIR file")
+    parser.add_argument(
+        "file", help="the kernel file: .mlir, .cl (OpenCL C) or .ll (LLVM IR)"
+    )
     parser.add_argument("kernel", help="the kernel to run")
     parser.add_argument("args", nargs="*", help="one per kernel parameter")
     parser.add_argument("--global", dest="global_size", type=_sizes, required=True)
@@ -157,6 +159,11 @@ def _parser() -> argparse.ArgumentParser:
         help="work-items a vectorised kernel runs at once (run-vecz; 1: none; "
         "0, the default: its cost model chooses)",
     )
+    parser.add_argument(
+        "--build-options",
+        default="",
+        help="OpenCL C's clBuildProgram options, for a .cl file (-D, -I, -cl-std=...)",
+    )
     return parser
 
 
@@ -166,7 +173,9 @@ def _run(options: argparse.Namespace) -> dict[str, np.ndarray]:
     if options.out and not os.path.isdir(os.path.dirname(options.out) or "."):
         # found before the run, which may take long, rather than after it
         raise ArgumentError(f"cannot write {options.out}: No such file or directory")
-    program = load_program(options.file, CompileOptions.from_attributes(options))
+    program = load_program(
+        options.file, CompileOptions.from_attributes(options), options.build_options
+    )
     kernel = program.kernel(options.kernel)
     if len(options.args) != len(kernel.params):
         names = " ".join(p.name for p in kernel.params)
