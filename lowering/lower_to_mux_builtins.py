@@ -321,22 +321,21 @@ def _result_fits(rule: str, d: Demangled, results: list[Attribute]) -> str | Non
 
 def check_declaration(fn: func.FuncOp, d: Demangled, builtin: Builtin) -> None:
     """A diagnostic unless `fn` has the types `d` and `builtin` say."""
+    name = f"lower-to-mux-builtins: @{fn.sym_name.data} is {d.signature()}"
     problem = builtin.check(d)
-    inputs = list(fn.function_type.inputs.data)
-    expected = [p.llvm_type() for p in d.params]
-    if problem is None and inputs != expected:
-        problem = f"the parameters ({', '.join(map(str, expected))})"
-    if problem is None:
-        problem = _result_fits(builtin.result, d, list(fn.function_type.outputs.data))
     if problem is not None:
-        got = ", ".join(map(str, inputs))
-        outputs = ", ".join(map(str, fn.function_type.outputs.data))
-        raise PassError(
-            f"lower-to-mux-builtins: @{fn.sym_name.data} is {d.signature()}: "
-            f"its declaration must have {problem}, got ({got})"
-            + (f" -> {outputs}" if outputs else ""),
-            fn,
-        )
+        raise PassError(f"{name}: {problem}", fn)
+    inputs = list(fn.function_type.inputs.data)
+    outputs = list(fn.function_type.outputs.data)
+    expected = [p.llvm_type() for p in d.params]
+    if inputs != expected:
+        problem = f"the parameters ({', '.join(map(str, expected))})"
+    else:
+        problem = _result_fits(builtin.result, d, outputs)
+    if problem is not None:
+        got = f"({', '.join(map(str, inputs))})"
+        got += f" -> {', '.join(map(str, outputs))}" if outputs else ""
+        raise PassError(f"{name}: its declaration must have {problem}, got {got}", fn)
 
 
 def _plan(call: func.CallOp, d: Demangled, builtin: Builtin) -> Build:
@@ -417,13 +416,13 @@ def _scalar_problem(d: Demangled, count: int, index: str = "") -> str | None:
     (for `m`, size_t: one to `count` of them, `m` or `j`)."""
     value, *rest = d.params or (None,)
     if value is None or not (value.is_integer or value.is_float):
-        return "a scalar value parameter"
+        return "the group functions take a scalar value"
     codes = "".join(p.code for p in rest)
     if index == "m":
         fits = 1 <= len(codes) <= count and set(codes) <= {"m", "j"}
     else:
         fits = codes == index * count
-    return None if fits else "other parameters"
+    return None if fits else "not a parameter list of the function"
 
 
 def _reduce_scan(group: str, kind: str, op_name: str) -> Builtin:
@@ -433,7 +432,7 @@ def _reduce_scan(group: str, kind: str, op_name: str) -> Builtin:
     def check(d: Demangled) -> str | None:
         problem = _scalar_problem(d, 0)
         if problem is None and _operation(op_name, d.params[0]) is None:
-            return f"an operand type of {op_name} ({d.params[0]} is not one)"
+            return f"{op_name} is not an operation on {d.params[0]}"
         return problem
 
     def plan(call: func.CallOp, d: Demangled) -> Build:
