@@ -136,6 +136,7 @@ class MangledType:
 class Demangled:
     """A demangled builtin: its OpenCL name and parameter types."""
 
+    mangled: str
     name: str
     params: tuple[MangledType, ...]
 
@@ -252,7 +253,7 @@ def demangle(mangled: str) -> Demangled | None:
             return None
         params.append(param)
     if [p.code for p in params] == ["v"]:  # `v` alone: no parameters
-        return Demangled(name, ())
+        return Demangled(mangled, name, ())
     if not params or any(p.code == "v" for p in params):
         return None
-    return Demangled(name, tuple(params))
+    return Demangled(mangled, name, tuple(params))
