@@ -88,8 +88,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import mux
 from lowering.common.builders import const, constant_int, from_index, to_index
-from lowering.common.errors import PassError
-from lowering.common.functions import callers_of, enclosing_function, functions
+from lowering.common.errors import PassError, in_function
+from lowering.common.functions import callers_of, functions
 from lowering.common.mangling import Demangled, MangledType, demangle
 
 Build = Callable[[Builder], SSAValue | None]
@@ -342,8 +342,7 @@ def _plan(call: func.CallOp, d: Demangled, builtin: Builtin) -> Build:
     try:
         return builtin.plan(call, d)
     except BuiltinError as error:
-        fn = enclosing_function(call)
-        where = f" in '{fn.sym_name.data}'" if fn is not None else ""
+        where = in_function(call)
         raise PassError(
             f"lower-to-mux-builtins: call of {d.signature()}{where}: {error}", call
         ) from None
