@@ -62,6 +62,12 @@ PASSES: tuple[PassInfo, ...] = (
         "EncodeKernelMetadataPass",
     ),
     PassInfo(
+        "LowerToMuxBuiltinsPass",
+        "lower-to-mux-builtins",
+        "lower_to_mux_builtins",
+        "LowerToMuxBuiltinsPass",
+    ),
+    PassInfo(
         "ReplaceMuxMathDeclsPass",
         "replace-mux-math-decls",
         "replace_mux_math_decls",

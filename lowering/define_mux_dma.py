@@ -85,8 +85,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from dialects import attributes as mux_attrs
 from dialects import llvmx, mux
 from lowering.common.builders import build_for, build_if, const, from_index
-from lowering.common.errors import PassError
-from lowering.common.functions import enclosing_function
+from lowering.common.errors import PassError, in_function
 from lowering.common.llvm_types import ConversionError, check_memref, convert_type
 
 EVENT_TYPE = i32
@@ -218,10 +217,8 @@ def _check_transfers(module: ModuleOp) -> None:
                 try:
                     check_memref(value.type)
                 except ConversionError as error:
-                    fn = enclosing_function(op)
-                    where = f" in '{fn.sym_name.data}'" if fn is not None else ""
                     raise PassError(
-                        f"define-mux-dma: {op.name}{where}: {error}", op
+                        f"define-mux-dma: {op.name}{in_function(op)}: {error}", op
                     ) from None
 
 

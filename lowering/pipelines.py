@@ -1,5 +1,8 @@
 """The named pipelines: the passes `mux.compile` runs, in the spec's order.
 
+The calls of OpenCL's builtins in a module from the OpenCL C front-end become `mux`
+ops first of all (`lower-to-mux-builtins`: nothing to do in hand-written MLIR, which
+uses the ops), so that every later pass recognises them.
 compiler-pipeline-overview.txt gives the phases: adding metadata and attributes,
 work-item scheduling and barriers (kernels without barriers vectorised first,
 `run-vecz`, the scalar kernel running the work-items the vector one leaves), adding
@@ -38,6 +41,7 @@ from lowering.common.compile_options import CompileOptions
 from lowering.define_mux_builtins import DefineMuxBuiltinsPass
 from lowering.define_mux_dma import DefineMuxDmaPass
 from lowering.encode_kernel_metadata import EncodeKernelMetadataPass
+from lowering.lower_to_mux_builtins import LowerToMuxBuiltinsPass
 from lowering.prepare_barriers import PrepareBarriersPass
 from lowering.reduce_to_func import ReduceToFuncPass
 from lowering.replace_atomic_funcs import ReplaceAtomicFuncsPass
@@ -116,7 +120,12 @@ class HostPipeline(ModulePass):
             if self.kernel
             else TransferKernelMetadataPass()
         )
-        passes: list[ModulePass] = [metadata, VerifyReqdSubGroupLegalPass()]
+        # the OpenCL builtins as mux ops first: the other passes recognise those
+        passes: list[ModulePass] = [
+            LowerToMuxBuiltinsPass(),
+            metadata,
+            VerifyReqdSubGroupLegalPass(),
+        ]
         if self.kernel:  # the one kernel under compilation, and what it calls
             passes.append(ReduceToFuncPass(keep=(self.kernel,)))
         if self.software_wgc:  # adds local variables and barriers

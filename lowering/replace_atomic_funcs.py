@@ -55,7 +55,9 @@ argument is an `!llvm.ptr<a>` (a kernel imported from LLVM IR) or a memref in
 memory space `a` whose element type is `T` (a hand-written kernel); the atomic
 addresses the memref's first element.
 
-Other calls, calls of functions with a body, and names that are not one of the
+The names are read by `lowering.common.mangling`'s demangler (as
+`lower-to-mux-builtins` reads the other builtins'). Other calls, calls of functions
+with a body, and names that are not one of the
 above are left alone. Diagnostics, before anything is changed: a known name whose
 declaration does not have the function's signature (argument count or types,
 result type, address space, a memref of another element type), and a call whose
@@ -69,7 +71,6 @@ atomic function remains, nor its declaration when nothing else refers to it.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
@@ -96,6 +97,7 @@ from dialects.mux import address_space_of
 from lowering.common.builders import constant_int
 from lowering.common.errors import PassError
 from lowering.common.functions import callers_of, functions
+from lowering.common.mangling import Demangled, demangle
 
 LEGACY_ORDERING = AtomicOrdering.MONOTONIC
 """The ordering of the OpenCL 1.x functions (see the module docstring)."""
@@ -112,15 +114,6 @@ MEMORY_ORDERS = {
 """OpenCL's `memory_order` values (clang's `__ATOMIC_*`) as LLVM orderings."""
 _ORDER_NAMES = "0 relaxed, 2 acquire, 3 release, 4 acq_rel, 5 seq_cst"
 
-_LEGACY = re.compile(
-    r"_Z(?P<length>\d+)(?P<name>(?:atomic|atom)_[a-z]+)"
-    r"PU3AS(?P<space>\d+)(?P<volatile>V?)(?P<types>[a-z]+)"
-)
-_C11 = re.compile(
-    r"_Z(?P<length>\d+)(?P<name>atomic_[a-z_]+?)"
-    r"PU3AS(?P<space>\d+)(?P<volatile>V?)U7_Atomic(?P<types>[a-z]+?)"
-    r"(?P<orders>(?:12memory_order(?:12memory_scope)?)?)"
-)
 FENCE = "_Z22atomic_work_item_fencej12memory_order12memory_scope"
 """`void atomic_work_item_fence(cl_mem_fence_flags, memory_order, memory_scope)`."""
 
@@ -214,65 +207,73 @@ class AtomicFunction:
 
 
 def _function(
-    name: str,
-    match: re.Match[str],
-    operation: str,
-    codes: str,
-    c11: bool = False,
-    order_args: int = 0,
+    d: Demangled, operation: str, c11: bool, order_args: int = 0
 ) -> AtomicFunction | None:
-    """The function of a parsed name, if its value types agree."""
-    type_name, type_ = _TYPES[codes[0]]
+    """The function `d` is, if its pointer and value types agree."""
+    pointer, *rest = d.params
+    pointee = pointer.element if pointer.code == "P" else None
+    if pointee is None or not pointee.address_space:
+        return None
+    if pointee.qualifiers - {"volatile"} or (pointee.code == "_Atomic") != c11:
+        return None
+    value = pointee.element if c11 and pointee.element else pointee
+    if value.code not in _TYPES:
+        return None
+    type_name, type_ = _TYPES[value.code]
     function = AtomicFunction(
-        name,
-        match["name"],
+        d.mangled,
+        d.name,
         operation,
-        int(match["space"]),
-        match["volatile"] == "V",
+        pointee.address_space,
+        "volatile" in pointee.qualifiers,
         type_name,
         type_,
         c11,
         order_args,
     )
-    if codes != codes[0] * (1 + function.value_count):
+    values = [p.code for p in rest[: len(rest) - order_args]]
+    if values != [value.code] * function.value_count:
         return None
     return function
 
 
-def _parse_legacy(name: str) -> AtomicFunction | None:
-    match = _LEGACY.fullmatch(name)
-    if match is None or int(match["length"]) != len(match["name"]):
+def _parse_legacy(d: Demangled) -> AtomicFunction | None:
+    prefix, _, operation = d.name.partition("_")
+    if prefix not in ("atomic", "atom") or operation not in _LEGACY_OPERATIONS:
         return None
-    operation = match["name"].split("_", 1)[1]
-    codes = match["types"]
-    if operation not in _LEGACY_OPERATIONS or codes[0] not in _TYPES:
+    function = _function(d, operation, c11=False)
+    if function is None or (function.type_name == "float" and d.name != "atomic_xchg"):
         return None
-    if codes[0] == "f" and match["name"] != "atomic_xchg":
-        return None
-    return _function(name, match, operation, codes)
+    return function
 
 
-def _parse_c11(name: str) -> AtomicFunction | None:
-    match = _C11.fullmatch(name)
-    if match is None or int(match["length"]) != len(match["name"]):
-        return None
-    base = match["name"].removeprefix("atomic_")
+def _parse_c11(d: Demangled) -> AtomicFunction | None:
+    base = d.name.removeprefix("atomic_")
     explicit = base.endswith("_explicit")
     operation = base.removesuffix("_explicit")
-    codes, orders = match["types"], match["orders"]
-    if operation not in _C11_OPERATIONS or codes[0] not in _TYPES:
+    if base == d.name or operation not in _C11_OPERATIONS:
         return None
-    if explicit != bool(orders):
+    orders = [p.name for p in d.params if p.code == "N"]
+    if orders not in (["memory_order"], ["memory_order", "memory_scope"], []):
         return None
-    if codes[0] == "f" and operation in ("fetch_and", "fetch_or", "fetch_xor"):
+    trailing = [p.code for p in d.params[len(d.params) - len(orders) :]]
+    if explicit != bool(orders) or trailing != ["N"] * len(orders):
         return None
-    order_args = orders.count("memory_")
-    return _function(name, match, operation, codes, c11=True, order_args=order_args)
+    function = _function(d, operation, c11=True, order_args=len(orders))
+    if function is None or (
+        function.type_name == "float"
+        and operation in ("fetch_and", "fetch_or", "fetch_xor")
+    ):
+        return None
+    return function
 
 
 def parse_mangled(name: str) -> AtomicFunction | None:
     """The OpenCL atomic function `name` mangles (not the fence), or None."""
-    return _parse_legacy(name) or _parse_c11(name)
+    d = demangle(name)
+    if d is None or not d.params:
+        return None
+    return _parse_legacy(d) or _parse_c11(d)
 
 
 def _error(message: str) -> PassError:
