@@ -1,0 +1,145 @@
+"""The OpenCL C twins of the examples (examples/<name>.cl), brought in through clang,
+the LLVM IR importer and lower-to-mux-builtins, compute what the MLIR examples
+compute: each pair is launched on the same inputs and NDRange and the outputs are
+compared element for element (the twins keep the MLIR's order of float operations:
+FP_CONTRACT is off where it matters).
+
+Launch shapes cover partial work-groups, offsets, 1 and 2 dimensions and local size 1.
+The twins that need OpenCL C 2.0 or an intrinsic the importer does not declare yet
+are the next session's (issue 15's closing note)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import mux
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+RNG = np.random.default_rng(15)
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    args: Callable[[], list]
+    """Fresh arguments (arrays are copied for each of the two kernels)."""
+    global_size: tuple[int, ...]
+    local_size: tuple[int, ...]
+    global_offset: tuple[int, ...] = (0,)
+
+
+def floats(n: int) -> np.ndarray:
+    return RNG.standard_normal(n).astype(np.float32)
+
+
+CASES = [
+    Case(
+        "vadd",
+        lambda: [floats(1000), floats(1000), np.zeros(1000, np.float32)],
+        (1000,),
+        (64,),
+    ),
+    Case(
+        "vadd",
+        lambda: [floats(300), floats(300), np.zeros(300, np.float32)],
+        (290,),
+        (1,),
+        (10,),
+    ),
+    Case("saxpy", lambda: [np.float32(2.5), floats(777), floats(777)], (777,), (32,)),
+    Case(
+        "reduce",
+        lambda: [floats(1000), np.zeros(16, np.float32), mux.LocalBuffer(4 * 64)],
+        (1000,),
+        (64,),
+    ),
+    Case(
+        "scan",
+        lambda: [RNG.integers(-9, 9, 1000, dtype=np.int32), np.zeros(1000, np.int32)],
+        (1000,),
+        (64,),
+    ),
+    Case(
+        "histogram",
+        lambda: [
+            RNG.integers(0, 256, 5000, dtype=np.uint8).view(np.int8),
+            np.zeros(256, np.int32),
+        ],
+        (5000,),
+        (128,),
+    ),
+    Case(
+        "transpose",
+        lambda: [
+            floats(48 * 32),
+            np.zeros(48 * 32, np.float32),
+            np.uint64(48),
+            np.uint64(32),
+        ],
+        (48, 32),
+        (16, 16),
+        (0, 0),
+    ),
+    Case(
+        "sgemm_naive",
+        lambda: [
+            floats(40 * 40),
+            floats(40 * 40),
+            np.zeros(40 * 40, np.float32),
+            np.uint64(40),
+        ],
+        (40, 40),
+        (8, 5),
+        (0, 0),
+    ),
+    pytest.param(
+        Case(
+            "sgemm_tiled",
+            lambda: [
+                floats(40 * 40),
+                floats(40 * 40),
+                np.zeros(40 * 40, np.float32),
+                np.uint64(40),
+            ],
+            (48, 48),
+            (16, 16),
+            (0, 0),
+        ),
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="barriers in a loop over llvm-level code: right with local size 1, "
+            "wrong with larger groups (issue 15's closing note)",
+        ),
+    ),
+]
+
+
+def case_id(case: Case) -> str:
+    return f"{case.name}-{case.global_size}-{case.local_size}"
+
+
+def copies(args: list) -> list:
+    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
+@pytest.mark.parametrize(
+    "case", CASES, ids=lambda c: f"{c.name}-{c.global_size}-{c.local_size}"
+)
+def test_the_opencl_c_twin_computes_what_the_mlir_example_computes(case: Case):
+    args = case.args()
+    ours, theirs = copies(args), copies(args)
+    launch = {
+        "global_size": case.global_size,
+        "local_size": case.local_size,
+        "global_offset": case.global_offset,
+    }
+    mux.load(EXAMPLES / f"{case.name}.mlir").kernel(case.name)(*ours, **launch)
+    mux.load(EXAMPLES / f"{case.name}.cl").kernel(case.name)(*theirs, **launch)
+    for mine, twin in zip(ours, theirs, strict=True):
+        if isinstance(mine, np.ndarray):
+            np.testing.assert_array_equal(twin, mine)
