@@ -12,7 +12,8 @@ the same data as
       here with `gcc -O3 -march=native -fopenmp -shared -fPIC` into a temporary
       directory and called through ctypes,
   (c) PoCL through pyopencl, with OpenCL C versions of the same kernels
-      (`examples/*.cl`, the OpenCL C twins of the examples), when pyopencl and a PoCL ICD are installed
+      (`examples/*.cl`, the OpenCL C twins of the examples), when pyopencl and a
+      PoCL ICD are installed
       (`apt-get install pocl-opencl-icd`, `pip install pyopencl`).
 Each implementation runs once untimed (mux compiles then) and its result is checked
 against a numpy reference; then repetitions are interleaved, round-robin over the

@@ -63,9 +63,7 @@ def to_mlir(
     docstring); CompileError for a language it does not know, build options given
     to a language that takes none, or a source that does not translate."""
     if language not in LANGUAGES:
-        raise CompileError(
-            f"language: one of {', '.join(LANGUAGES)}, got {language!r}"
-        )
+        raise CompileError(f"language: one of {', '.join(LANGUAGES)}, got {language!r}")
     if build_options and language != "opencl":
         raise CompileError(
             f"build_options are OpenCL C's (clBuildProgram's); {language} takes none"
