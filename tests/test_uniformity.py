@@ -148,3 +148,31 @@ func.func @k(%data: memref<?xindex, 1>, %uniform: i1) {{
     names = _uniformity(text)
     assert not names["loaded"]
     assert names["picked"] == (flag == "%uniform")
+
+
+# Imported code branches with `llvm.br` / `llvm.cond_br`: a value a
+# work-item carries through their block arguments is divergent as it is through
+# `cf`'s (an accumulator stored once per group would be shared by every work-item:
+# the OpenCL C twin of sgemm_tiled summed all work-items' products).
+LLVM_BRANCHES = """
+func.func @k(%n: i64) {
+  %d0 = arith.constant 0 : i32
+  %lid = mux.get_local_id %d0
+  %id = arith.index_cast %lid : index to i64
+  %zero = llvm.mlir.constant(0) : i64
+  llvm.br ^loop(%zero, %id : i64, i64)
+^loop(%i: i64, %acc: i64):
+  %next = arith.addi %i, %n : i64
+  %sum = arith.addi %acc, %i : i64
+  %more = arith.cmpi ult, %next, %n : i64
+  llvm.cond_br %more, ^loop(%next, %sum : i64, i64), ^exit(%sum, %n : i64, i64)
+^exit(%total: i64, %bound: i64):
+  func.return
+}
+"""
+
+
+def test_llvm_level_branches_carry_divergence():
+    names = _uniformity(LLVM_BRANCHES)
+    assert not names["acc"] and not names["sum"] and not names["total"]
+    assert names["i"] and names["next"] and names["bound"], "the counter is uniform"

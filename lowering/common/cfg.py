@@ -8,8 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import TypeVar
 
-from xdsl.dialects import cf
-from xdsl.ir import Block, BlockArgument, SSAValue
+from xdsl.dialects import cf, llvm
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+
+from dialects import llvmx
 
 Node = TypeVar("Node", bound=Hashable)
 Successors = Callable[[Block], Sequence[Block]]
@@ -23,42 +25,50 @@ def successors(block: Block) -> list[Block]:
     return list(terminator.successors) if terminator is not None else []
 
 
-def incoming(argument: BlockArgument) -> list[SSAValue]:
-    """The values the predecessors of `argument`'s block pass to it."""
+def incoming(argument: BlockArgument) -> list[SSAValue] | None:
+    """The values the predecessors of `argument`'s block pass to it, through the
+    `cf` branches and their `llvm`-level twins (`llvm.br`, `llvm.cond_br`,
+    `llvmx.switch`: imported code); None when a predecessor ends in a terminator
+    this walk does not know, whose values are then unknown."""
     values: list[SSAValue] = []
     block = argument.block
     for predecessor in block.predecessors():
-        terminator = predecessor.last_op
-        assert terminator is not None
-        if isinstance(terminator, cf.BranchOp):
-            values.append(terminator.arguments[argument.index])
-        elif isinstance(terminator, cf.ConditionalBranchOp):
-            if terminator.then_block is block:
-                values.append(terminator.then_arguments[argument.index])
-            if terminator.else_block is block:
-                values.append(terminator.else_arguments[argument.index])
-        elif isinstance(terminator, cf.SwitchOp):
-            if terminator.default_block is block:
-                values.append(terminator.default_operands[argument.index])
-            for target, operands in zip(
-                terminator.case_blocks,
-                terminator.case_operand,
-                strict=True,
-            ):
-                if target is block:
-                    values.append(operands[argument.index])
-        else:  # a terminator this analysis does not know: assume the worst
-            values.append(argument)
-            return values
+        passed = _passed_to(predecessor.last_op, block)
+        if passed is None:
+            return None
+        values += [operands[argument.index] for operands in passed]
     return values
+
+
+def _passed_to(terminator: Operation | None, block: Block):
+    """The operand lists `terminator` passes to `block`, one per edge to it; None
+    for a terminator this walk does not know."""
+    if isinstance(terminator, cf.BranchOp | llvm.BrOp):
+        return [terminator.arguments]
+    if isinstance(terminator, cf.ConditionalBranchOp | llvm.CondBrOp):
+        edges = (
+            (terminator.then_block, terminator.then_arguments),
+            (terminator.else_block, terminator.else_arguments),
+        )
+        return [operands for target, operands in edges if target is block]
+    if isinstance(terminator, cf.SwitchOp | llvmx.SwitchOp):
+        cases = (
+            terminator.case_operand
+            if isinstance(terminator, cf.SwitchOp)
+            else [operands for _, _, operands in terminator.cases]
+        )
+        edges = [(terminator.default_block, terminator.default_operands)]
+        edges += list(zip(terminator.case_blocks, cases, strict=True))
+        return [operands for target, operands in edges if target is block]
+    return None
 
 
 def branch_condition(block: Block) -> SSAValue | None:
     """The value a block's terminator chooses its successor by, if it has one."""
     terminator = block.last_op
-    if isinstance(terminator, cf.ConditionalBranchOp):
+    if isinstance(terminator, cf.ConditionalBranchOp | llvm.CondBrOp):
         return terminator.cond
-    if isinstance(terminator, cf.SwitchOp):
+    if isinstance(terminator, cf.SwitchOp | llvmx.SwitchOp):
         return terminator.flag
     return None
 

@@ -79,10 +79,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import mux
 from lowering.common.builders import const, constant_int
-from lowering.common.cfg import branch_condition, incoming, reachable, successors
+from lowering.common.cfg import branch_condition, reachable, successors
 from lowering.common.effects import is_load, is_pure, is_store
 from lowering.common.functions import new_function
-from lowering.scheduling.uniformity import VARYING_QUERIES
+from lowering.scheduling.uniformity import VARYING_QUERIES, receives_divergent
 
 INDEX = IndexType()
 
@@ -156,7 +156,7 @@ class _RegionAnalysis:
                 for arg in block.args:
                     if block is not entry and (
                         block not in self.prefix
-                        or any(v in self.divergent for v in incoming(arg))
+                        or receives_divergent(arg, self.divergent)
                     ):
                         self.divergent.add(arg)
                 for op in block.ops:

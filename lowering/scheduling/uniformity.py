@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import Block, BlockArgument, SSAValue
 
 from dialects import mux
 from lowering.common.cfg import branch_condition, incoming, reachable, successors
@@ -76,7 +76,7 @@ def analyse(kernel: func.FuncOp) -> Uniformity:
                 if argument not in result.divergent and (
                     block in controlled
                     or block in joins
-                    or any(v in result.divergent for v in incoming(argument))
+                    or receives_divergent(argument, result.divergent)
                 ):
                     result.divergent.add(argument)
                     changed = True
@@ -154,3 +154,11 @@ def _reaching(targets: list[Block], blocks: list[Block]) -> set[Block]:
         for successor in successors(block):
             predecessors[successor].append(block)
     return reachable(targets, predecessors.__getitem__)
+
+
+def receives_divergent(argument: BlockArgument, divergent: set[SSAValue]) -> bool:
+    """Whether a predecessor passes `argument` a divergent value, or one this
+    analysis cannot see (a terminator `lowering.common.cfg.incoming` does not
+    know: assume the worst)."""
+    values = incoming(argument)
+    return values is None or any(value in divergent for value in values)
