@@ -94,3 +94,12 @@ def test_an_unknown_suffix_is_a_compile_error_naming_it(tmp_path):
     path.write_bytes(b"BC")
     with pytest.raises(mux.CompileError, match=r"no language has the suffix '\.bc'"):
         mux.load(path)
+
+
+def test_launch_errors_name_the_opencl_c_parameters():
+    kernel = mux.compile(LOOP_SUM, language="opencl").kernel("loop_sum")
+    assert [p.name for p in kernel.params] == ["in", "out", "n"]
+    with pytest.raises(
+        mux.LaunchError, match="argument 'in': expected an array of i32"
+    ):
+        kernel(np.zeros(4, np.float32), np.zeros(1, np.int32), 4, global_size=1)

@@ -71,6 +71,7 @@ CODEGEN_FLAGS = (
     "-cl-no-stdinc",
     "-Xclang",
     "-fdeclare-opencl-builtins",
+    "-cl-kernel-arg-info",  # kernel_arg_name: the parameters' names in diagnostics
     "-O1",
     "-fno-unroll-loops",
     "-fno-vectorize",

@@ -119,8 +119,14 @@ class Kernel:
         return types
 
     def annotate(self, op: func.FuncOp) -> None:
-        """The kernel's attributes on its `func.func`."""
+        """The kernel's attributes on its `func.func`, and its parameters' names
+        (`kernel_arg_name`, which the clang driver asks for with
+        `-cl-kernel-arg-info`): launch errors then name `in`, not `arg0`."""
         set_is_kernel_entry_point(op)
+        names = self.metadata.get("kernel_arg_name", [])
+        for argument, name in zip(op.args, names, strict=False):
+            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)):
+                argument.name_hint = str(name)
         for name, items in self.metadata.items():
             if name == "reqd_work_group_size":
                 REQD_WORK_GROUP_SIZE.set(op, tuple(int(i) for i in items))

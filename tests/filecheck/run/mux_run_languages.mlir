@@ -1,8 +1,10 @@
 // mux-run takes OpenCL C (.cl) and LLVM IR (.ll) files as it takes MLIR: the
 // language comes from the suffix. loop_sum(in, out, n): out[0] = sum in[i] * (i & 3).
 // RUN: mux-run %S/../import/Inputs/loop_sum.cl loop_sum range:8 zeros:1 8 --global 1 --local 1 | filecheck %s
-// RUN: mux-run %S/../import/Inputs/loop_sum.ll loop_sum range:8 zeros:1 8 --global 1 --local 1 | filecheck %s
-// CHECK: arg1 = [52]
+// CHECK: out = [52]
+// A .ll file without kernel_arg_name metadata: the parameters are numbered.
+// RUN: mux-run %S/../import/Inputs/loop_sum.ll loop_sum range:8 zeros:1 8 --global 1 --local 1 | filecheck %s --check-prefix=LL
+// LL: arg1 = [52]
 // Build options are checked: one clang would not take is an error naming it.
 // RUN: not mux-run %S/../import/Inputs/loop_sum.cl loop_sum range:8 zeros:1 8 --global 1 --build-options=-cl-std=CL9.9 2>&1 | filecheck %s --check-prefix=OPTION
 // OPTION: mux-run: {{.*}}-cl-std
