@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import inspect
+import os
 import re
 import sys
 import typing
@@ -33,7 +34,8 @@ from lowering import ALL_PASSES
 from lowering.common.name_option import NameOption
 from mux.backend import ALL_TARGETS
 from mux.diagnostics import Source, describe
-from mux.errors import file_error
+from mux.errors import CompileError, file_error
+from mux.frontend.languages import SUFFIXES, to_mlir
 from mux.source import parse_module, verify_module
 
 
@@ -172,6 +174,24 @@ class MuxOptMain(xDSLOptMain):
 
         self.available_frontends["mlir"] = parse_mlir
 
+        def imported(language: str) -> Callable[[IO[bytes]], ModuleOp]:
+            """A front-end of `mux.frontend.languages`: OpenCL C through clang, or
+            LLVM IR, imported into our dialects (its errors are CompileErrors)."""
+
+            def parse(io: IO[bytes]) -> ModuleOp:
+                name = self.get_input_name()
+                text = io.read().decode("utf-8", "replace")
+                self.source = None  # the ops' places are in the LLVM IR, not here
+                directory = os.path.dirname(name) if name != "-" else None
+                mlir = to_mlir(text, language, name, source_dir=directory).mlir
+                return parse_module(self.ctx, mlir, name, False)
+
+            return parse
+
+        for suffix, language in SUFFIXES.items():
+            if language != "mlir":
+                self.available_frontends[suffix.lstrip(".")] = imported(language)
+
     def register_all_targets(self):
         super().register_all_targets()
         self.available_targets.update(ALL_TARGETS)  # ours replace xDSL's `llvm`
@@ -230,6 +250,9 @@ def main(args: Sequence[str] | None = None) -> int:
         return 1
     except UsageError as error:
         print(f"mux-opt: {error}", file=sys.stderr)
+        return 1
+    except CompileError as error:  # from a front-end: clang's, the importer's
+        print(error, file=sys.stderr)
         return 1
     except (DiagnosticException, ParseError) as error:
         if getattr(error, "op", None) is not None:
