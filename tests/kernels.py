@@ -11,6 +11,7 @@ spells one work-group collective for such a kernel. `run_sgemm` launches an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -110,3 +111,13 @@ def check_sgemm_floats(kernel: mux.Kernel, n, global_size, local_size, threads, 
     np.testing.assert_allclose(
         c, a.astype(np.float64) @ b.astype(np.float64), rtol=rtol
     )
+
+
+def build_options(text: str) -> list[str]:
+    """The build options an OpenCL C example's header states on its `// Build
+    options:` line (CL1.2 when it names no version)."""
+    stated = re.search(r"^// Build options: (.*)$", text, re.MULTILINE)
+    options = stated[1].split() if stated else []
+    if not any(option.startswith("-cl-std=") for option in options):
+        options.append("-cl-std=CL1.2")
+    return options

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from kernels import build_options
 
 from mux.frontend.clang import compile_opencl
 
@@ -68,15 +69,6 @@ def preconditions(text: str) -> list[str]:
             break
         block.append(line)
     return block
-
-
-def build_options(text: str) -> list[str]:
-    """The options the header's `// Build options:` line states (CL1.2 otherwise)."""
-    stated = re.search(r"^// Build options: (.*)$", text, re.MULTILINE)
-    options = stated[1].split() if stated else []
-    if not any(option.startswith("-cl-std=") for option in options):
-        options.append("-cl-std=CL1.2")
-    return options
 
 
 def test_there_are_examples():
