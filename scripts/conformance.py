@@ -1,0 +1,411 @@
+#!/usr/bin/env python3
+"""The reference implementation's kernels as our compile-coverage check.
+
+    python scripts/conformance.py [SUITE] [--jobs N] [--timeout S] [--only GLOB]
+                                  [--markdown FILE] [--json FILE]
+
+SUITE (default `../shared/suites/unitcl` beside the repository) holds UnitCL's
+OpenCL C kernels in `kernels/<group>.<nn>_<name>.cl`. Each file is compiled the
+way its header asks (`// CL_STD: 3.0`, `// DEFINITIONS: "-DN=4";...`, and the
+`-D` values a `parameters` kernel's C++ test passes, `test_macros`) with
+`mux.compile(..., language="opencl")`, and every kernel in it through the whole
+host pipeline to machine code (`Kernel.compiled()`). Each file ends as:
+
+  compiled  every kernel of it reached machine code;
+  refused   a `mux.CompileError`: the reason is named from its message
+            (`REASONS`: images, printf, half, double, a builtin not in the
+            library, ...);
+  crashed   anything else: another exception, a dead worker process, or no
+            answer within the timeout.
+
+Files are compiled by worker processes (`--jobs`, default the number of CPUs),
+each a fresh interpreter that compiles one file after another and is replaced
+when it dies or hangs. The disk cache is turned off for them, so every run
+compiles from the start. The table goes to standard output (and to FILE with
+`--markdown`, as `docs/conformance.md` has it); the exit status is 1 if
+anything crashed. The test suite runs a fast subset (tests/test_conformance.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+import traceback
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_SUITE = REPO.parent / "shared" / "suites" / "unitcl"
+TIMEOUT_SECONDS = 120.0
+OUTCOMES = ("compiled", "refused", "crashed")
+
+
+# ---------------------------------------------------------------------------
+# What a kernel file asks for
+
+
+@dataclass(frozen=True)
+class KernelFile:
+    """One `.cl` file of the suite and what its header asks of a build."""
+
+    path: Path
+    requires: tuple[str, ...] = ()
+    """The `// REQUIRES:` words (double, half, images, parameters, ...)."""
+    cl_std: str | None = None
+    """The `// CL_STD:` version (`3.0`), None for the default."""
+    definitions: tuple[str, ...] = ()
+    """The `// DEFINITIONS:` options, one `-D` each."""
+
+    @property
+    def group(self) -> str:
+        """The group: the part of the file name before the first dot."""
+        return self.path.name.split(".", 1)[0]
+
+    def build_options(self, macros: dict[str, str] | None = None) -> str:
+        """clBuildProgram's options for the file: its standard, its definitions,
+        then `macros` (`-Dname=value`) for those it does not define itself."""
+        words = []
+        if self.cl_std:
+            words.append(f"-cl-std=CL{self.cl_std}")
+        words.extend(self.definitions)
+        defined = {_macro_name(word) for word in self.definitions}
+        for name, value in (macros or {}).items():
+            if name not in defined:
+                words.append(f"-D{name}={value}")
+        return " ".join(_quote(word) for word in words)
+
+
+def _macro_name(option: str) -> str:
+    return option[2:].strip().split("=", 1)[0]
+
+
+def _quote(word: str) -> str:
+    return word if re.fullmatch(r"[-\w=.,+]+", word) else json.dumps(word)
+
+
+_HEADER_LINE = re.compile(r"//\s*(REQUIRES|CL_STD|DEFINITIONS)\s*:(.*)")
+
+
+def read_header(path: Path) -> KernelFile:
+    """The file's header lines (comments before the code) as a `KernelFile`."""
+    requires: list[str] = []
+    cl_std = None
+    definitions: list[str] = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        match = _HEADER_LINE.match(line.strip())
+        if not match:
+            continue
+        key, value = match.group(1), match.group(2).strip()
+        if key == "REQUIRES":
+            requires.extend(w for w in re.split(r"[;\s]+", value) if w)
+        elif key == "CL_STD":
+            cl_std = value
+        else:
+            definitions.extend(_definitions(value))
+    return KernelFile(path, tuple(requires), cl_std, tuple(definitions))
+
+
+def _definitions(value: str) -> list[str]:
+    """`"-DA=1";"-DB=2"` or `-D NUM=16` -> ["-DA=1", "-DB=2"] / ["-DNUM=16"]."""
+    options = []
+    for part in value.split(";"):
+        part = part.strip().strip('"').strip()
+        if part.startswith("-D"):
+            options.append("-D" + part[2:].strip())
+    return options
+
+
+# ---------------------------------------------------------------------------
+# The -D values a `parameters` kernel's C++ test passes
+
+_TEST_NAME = re.compile(r"TEST_P\(\s*\w+\s*,\s*(\w+?)_(\d+)_(\w+)\s*\)")
+_ADD_MACRO = re.compile(r"AddMacro\(\s*\"(\w+)\"\s*,\s*([^;]*?)\)\s*;")
+_NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?[uUlLfF]*")
+
+
+def test_macros(expectations: Path) -> dict[str, dict[str, str]]:
+    """Kernel file stem (`barrier.03_name`, lower-case) -> the first value each
+    `AddMacro(name, value)` of its C++ tests gives. A value that is not a literal
+    is looked up as a variable initialised with one earlier in the test
+    (`const unsigned global_id = 1;`); one that cannot be resolved is left out."""
+    macros: dict[str, dict[str, str]] = {}
+    for cpp in sorted(expectations.glob("*.cpp")):
+        text = cpp.read_text(encoding="utf-8", errors="replace")
+        tests = list(_TEST_NAME.finditer(text))
+        for index, test in enumerate(tests):
+            end = tests[index + 1].start() if index + 1 < len(tests) else len(text)
+            body = text[test.end() : end]
+            found = _macros_of(body)
+            if found:
+                stem = f"{test.group(1)}.{test.group(2)}_{test.group(3)}".lower()
+                macros.setdefault(stem, found)
+    return macros
+
+
+def _macros_of(body: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for match in _ADD_MACRO.finditer(body):
+        name, value = match.group(1), match.group(2).strip()
+        if name in found:
+            continue
+        if value.startswith('"') and value.endswith('"'):
+            value = value[1:-1]
+        elif not _NUMBER.fullmatch(value):
+            value = _variable_value(body[: match.start()], value)
+        if value is not None:
+            found[name] = value
+    return found
+
+
+def _variable_value(before: str, name: str) -> str | None:
+    if not re.fullmatch(r"\w+", name):
+        return None
+    pattern = rf"\b{name}\s*(?:=\s*|\{{\s*)([-+\w.]+)\s*\}}?\s*;"
+    assigned = re.findall(pattern, before)
+    if assigned and _NUMBER.fullmatch(assigned[-1]):
+        return assigned[-1]
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Naming the reason of a refusal
+
+REASONS: tuple[tuple[str, str], ...] = (
+    (r"image|sampler", "images"),
+    (r"printf", "printf"),
+    (r"\bhalf\b|cl_khr_fp16|\bf16\b", "half"),
+    (r"\bdouble\b|cl_khr_fp64|\bf64\b", "double"),
+    (r"not (yet )?in the (builtin )?library|no definition of the builtin", "builtin"),
+    (r"^[^\n]*:\d+:\d+: error:[^\n]*(undeclared|no matching|unknown type)", "clang"),
+    (r"^[^\n]*:\d+:\d+: error:", "clang"),
+)
+"""(pattern of a CompileError message, the reason it names), first match wins;
+a message none matches is its first line's gist."""
+
+
+def refusal_reason(message: str) -> str:
+    """The reason a CompileError's message names (`REASONS`)."""
+    for pattern, reason in REASONS:
+        if re.search(pattern, message, re.IGNORECASE | re.MULTILINE):
+            if reason == "builtin":
+                name = re.search(r"builtin '?([\w.]+)", message)
+                return f"builtin {name.group(1)}" if name else reason
+            return reason
+    first = message.strip().splitlines()[0] if message.strip() else "no message"
+    first = re.sub(r"^\S*:\d+:\d+: error: ", "", first)
+    return re.sub(r"'[^']*'|\"[^\"]*\"|\d+", "_", first)[:90]
+
+
+# ---------------------------------------------------------------------------
+# The worker: compiles files one after another
+
+
+def compile_file(kernel_file: KernelFile, macros: dict[str, str]) -> dict:
+    """Compiles one file through the whole pipeline; its outcome as a record."""
+    import mux
+
+    options = kernel_file.build_options(macros)
+    try:
+        program = mux.compile(
+            kernel_file.path.read_text(encoding="utf-8"),
+            language="opencl",
+            build_options=options,
+            name=kernel_file.path.name,
+        )
+        for name in program.kernels:
+            program.kernel(name).compiled()
+    except mux.CompileError as error:
+        message = str(error)
+        return {
+            "outcome": "refused",
+            "reason": refusal_reason(message),
+            "message": message,
+        }
+    except Exception as error:  # noqa: BLE001: every other exception is a crash
+        detail = "".join(traceback.format_exception(error))
+        return {"outcome": "crashed", "reason": type(error).__name__, "message": detail}
+    return {"outcome": "compiled", "kernels": len(program.kernels)}
+
+
+def worker(suite: Path) -> None:
+    """Reads file paths from stdin, answers one JSON line each on stdout."""
+    os.environ["MUX_CACHE_DIR"] = ""
+    macros = test_macros(suite / "expectations")
+    out = sys.stdout
+    sys.stdout = sys.stderr  # nothing else may write to the answers' stream
+    for line in sys.stdin:
+        path = Path(line.strip())
+        record = compile_file(read_header(path), macros.get(path.stem.lower(), {}))
+        out.write(json.dumps(record) + "\n")
+        out.flush()
+
+
+# ---------------------------------------------------------------------------
+# The parent: hands files to workers, replaces the dead and the hung
+
+
+@dataclass
+class _Worker:
+    suite: Path
+    process: subprocess.Popen = field(init=False)
+    path: Path | None = None
+    started: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, __file__, "--worker", str(self.suite)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            cwd=REPO,
+            env={**os.environ, "PYTHONPATH": str(REPO), "MUX_CACHE_DIR": ""},
+        )
+
+    def give(self, path: Path) -> None:
+        self.path, self.started = path, time.monotonic()
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{path}\n")
+        self.process.stdin.flush()
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+def run(suite: Path, paths: list[Path], jobs: int, timeout: float) -> dict[Path, dict]:
+    """Each path's outcome record, compiled by `jobs` workers."""
+    pending = list(reversed(paths))
+    results: dict[Path, dict] = {}
+    workers = [_Worker(suite) for _ in range(min(jobs, len(paths)))]
+    for w in workers:
+        if pending:
+            w.give(pending.pop())
+    while any(w.path is not None for w in workers):
+        busy = {w.process.stdout: w for w in workers if w.path is not None}
+        ready, _, _ = select.select(list(busy), [], [], 1.0)
+        for stream in ready:
+            w = busy[stream]
+            line = stream.readline()
+            if line:
+                results[w.path] = json.loads(line)
+            else:
+                code = w.process.wait()
+                results[w.path] = _crash(f"the worker process died (status {code})")
+                workers[workers.index(w)] = w = _Worker(suite)
+            w.path = None
+        for i, w in enumerate(workers):
+            if w.path is not None and time.monotonic() - w.started > timeout:
+                results[w.path] = _crash(f"no answer within {timeout:g} s (a hang)")
+                w.kill()
+                workers[i] = w = _Worker(suite)
+        for w in workers:
+            if w.path is None and pending:
+                w.give(pending.pop())
+        _progress(len(results), len(paths))
+    for w in workers:
+        w.kill()
+    return results
+
+
+def _crash(reason: str) -> dict:
+    return {"outcome": "crashed", "reason": reason, "message": reason}
+
+
+def _progress(done: int, total: int) -> None:
+    if sys.stderr.isatty():
+        print(f"\r{done}/{total}", end="", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------
+# The report
+
+
+def table(results: dict[Path, dict]) -> str:
+    """The markdown tables: outcomes by group, then refusals and crashes by reason."""
+    by_group: dict[str, Counter] = defaultdict(Counter)
+    reasons: dict[str, Counter] = defaultdict(Counter)
+    crashes = []
+    for path, record in results.items():
+        group = path.name.split(".", 1)[0]
+        by_group[group][record["outcome"]] += 1
+        if record["outcome"] == "refused":
+            reasons[record["reason"]][group] += 1
+        elif record["outcome"] == "crashed":
+            crashes.append(f"- `{path.name}`: {record['reason']}")
+    total = Counter()
+    lines = [
+        "| group | files | compiled | refused | crashed |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for group in sorted(by_group, key=lambda g: (-sum(by_group[g].values()), g)):
+        counts = by_group[group]
+        total.update(counts)
+        lines.append(_row(group, counts))
+    lines.append(_row("**all**", total))
+    files = sum(total.values())
+    share = 100.0 * total["compiled"] / files if files else 0.0
+    lines += [
+        "",
+        f"Compiled: {total['compiled']} of {files} files ({share:.1f} %).",
+        "",
+    ]
+    lines += ["| refused because | files | groups |", "| --- | ---: | --- |"]
+    for reason, groups in sorted(reasons.items(), key=lambda r: -sum(r[1].values())):
+        named = ", ".join(f"{g} {n}" for g, n in groups.most_common())
+        lines.append(f"| {reason} | {sum(groups.values())} | {named} |")
+    if crashes:
+        lines += ["", "Crashed:", "", *sorted(crashes)]
+    return "\n".join(lines) + "\n"
+
+
+def _row(name: str, counts: Counter) -> str:
+    cells = [str(counts[o]) for o in OUTCOMES]
+    return f"| {name} | {sum(counts.values())} | " + " | ".join(cells) + " |"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("suite", nargs="?", type=Path, default=DEFAULT_SUITE)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--timeout", type=float, default=TIMEOUT_SECONDS)
+    parser.add_argument("--only", default="*", help="a glob of file names")
+    parser.add_argument("--markdown", type=Path, help="write the table here too")
+    parser.add_argument("--json", type=Path, help="write every file's record here")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        worker(args.suite)
+        return 0
+    paths = sorted(
+        p
+        for p in (args.suite / "kernels").glob("*.cl")
+        if fnmatch.fnmatch(p.name, args.only)
+    )
+    if not paths:
+        print(
+            f"no kernels matching '{args.only}' in {args.suite / 'kernels'}",
+            file=sys.stderr,
+        )
+        return 2
+    results = run(args.suite, paths, args.jobs, args.timeout)
+    report = table(results)
+    print(report)
+    if args.markdown:
+        args.markdown.write_text(report, encoding="utf-8")
+    if args.json:
+        records = {p.name: r for p, r in sorted(results.items())}
+        args.json.write_text(json.dumps(records, indent=1), encoding="utf-8")
+    return 1 if any(r["outcome"] == "crashed" for r in results.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
