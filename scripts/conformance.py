@@ -229,7 +229,7 @@ def compile_file(kernel_file: KernelFile, macros: dict[str, str]) -> dict:
             "reason": refusal_reason(message),
             "message": message,
         }
-    except Exception as error:  # noqa: BLE001: every other exception is a crash
+    except Exception as error:  # noqa: BLE001 (every other exception is a crash)
         detail = "".join(traceback.format_exception(error))
         return {"outcome": "crashed", "reason": type(error).__name__, "message": detail}
     return {"outcome": "compiled", "kernels": len(program.kernels)}
