@@ -30,6 +30,7 @@ from lowering.common.compile_options import CompileOptions
 from lowering.pipelines import HostPipeline
 from mux import diagnostics, disk_cache
 from mux.backend.jit import JITModule, compile_ir, load_compiled
+from mux.backend.linking import check_linkable
 from mux.backend.llvm_ir import translate
 from mux.diagnostics import Source
 from mux.errors import CompileError
@@ -235,6 +236,7 @@ def _lower(
     try:
         lowered = module.clone()
         opt_level = pipeline.lower(context(), lowered)
+        check_linkable(lowered)
         if VERIFY_LOWERED:
             diagnostics.verify(lowered, Operation.verify)
     except DiagnosticException as error:

@@ -131,6 +131,68 @@ _ADD_MACRO = re.compile(r"AddMacro\(\s*\"(\w+)\"\s*,\s*([^;]*?)\)\s*;")
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?[uUlLfF]*")
 
 
+PARAMETERISED: dict[str, dict[str, str]] = {
+    "compiler_barrier.03_odd_work_group_size": {"ARRAY_SIZE": "16"},
+    "conversion.01_implicit_cast": {
+        "IN_TYPE": "half",
+        "OUT_TYPE_SCALAR": "int",
+        "OUT_TYPE_VECTOR": "int",
+    },
+    "conversion.02_explicit_cast": {
+        "IN_TYPE": "half",
+        "OUT_TYPE_SCALAR": "int",
+        "OUT_TYPE_VECTOR": "int",
+    },
+    "conversion.03_reinterpret": {
+        "IN_TYPE_SCALAR": "half",
+        "OUT_TYPE_SCALAR": "short",
+        "IN_TYPE_VECTOR": "half2",
+        "OUT_TYPE_VECTOR": "short2",
+        "AS_FUNC": "as_short2",
+    },
+    "conversion.04_explicit_convert": {
+        "IN_TYPE_SCALAR": "half",
+        "OUT_TYPE_SCALAR": "int",
+        "IN_TYPE_VECTOR": "half2",
+        "OUT_TYPE_VECTOR": "int2",
+        "CONVERT_FUNC": "convert_int2",
+    },
+    "regression.30_local_alignment": {
+        "SIZE": "2",
+        **{f"TYPE{n}": f"short{n}" for n in ("2", "3", "4", "8", "16")},
+        "TYPE": "short",
+    },
+    "regression.31_local_struct_alignment": {"ALIGN": "8"},
+    "regression.31_local_struct_alignment2": {"ALIGN": "8"},
+    "regression.31_local_struct_alignment3": {"ALIGN": "8"},
+    "regression.32_struct_member_alignment": {"TYPE": "char16"},
+    "regression.38_attribute_align": {"ALIGN1": "8", "ALIGN2": "16"},
+    "regression.44_short3_char3_codegen": {"CONVERT_FUNCTION": "convert_short3"},
+    "regression.44_short3_uchar3_codegen": {"CONVERT_FUNCTION": "convert_short3"},
+    "regression.44_ushort3_char3_codegen": {"CONVERT_FUNCTION": "convert_ushort3"},
+    "regression.44_ushort3_uchar3_codegen": {"CONVERT_FUNCTION": "convert_ushort3"},
+    "regression.49_local_select": {"SIZE": "16"},
+    "task_10.04_onearg_relationals": {
+        "IN_TY": "float",
+        "OUT_TY": "int",
+        "FUNC": "isfinite",
+    },
+    **{
+        f"vloadvstore.0{n}_half_{space}": {
+            "HALFN": "half4",
+            "LOADN": "vload4",
+            "STOREN": "vstore4",
+            "ARRAY_LEN": "4",
+        }
+        for n, space in ((1, "global"), (2, "local"), (3, "private"), (4, "constant"))
+    },
+}
+"""The -D values of kernels whose C++ test is parameterised (`testing::Values`):
+the first parameter of each, read from the tests (ktst_conversions.cpp,
+ktst_regression_02.cpp, ktst_compiler_barrier.cpp, ktst_vecz_tasks_task_10.cpp,
+ktst_vload_vstore.cpp), where `test_macros` cannot evaluate them."""
+
+
 def test_macros(expectations: Path) -> dict[str, dict[str, str]]:
     """Kernel file stem (`barrier.03_name`, lower-case) -> the first value each
     `AddMacro(name, value)` of its C++ tests gives. A value that is not a literal
@@ -147,6 +209,8 @@ def test_macros(expectations: Path) -> dict[str, dict[str, str]]:
             if found:
                 stem = f"{test.group(1)}.{test.group(2)}_{test.group(3)}".lower()
                 macros.setdefault(stem, found)
+    for stem, values in PARAMETERISED.items():
+        macros[stem] = {**macros.get(stem, {}), **values}
     return macros
 
 
@@ -156,6 +220,7 @@ def _macros_of(body: str) -> dict[str, str]:
         name, value = match.group(1), match.group(2).strip()
         if name in found:
             continue
+        value = re.sub(r"^\((?:unsigned|cl_\w+|int|unsigned int|size_t)\)\s*", "", value)
         if value.startswith('"') and value.endswith('"'):
             value = value[1:-1]
         elif not _NUMBER.fullmatch(value):
@@ -181,9 +246,9 @@ def _variable_value(before: str, name: str) -> str | None:
 REASONS: tuple[tuple[str, str], ...] = (
     (r"image|sampler", "images"),
     (r"printf", "printf"),
+    (r"not (yet )?in the (builtin )?library", "builtin"),
     (r"\bhalf\b|cl_khr_fp16|\bf16\b", "half"),
     (r"\bdouble\b|cl_khr_fp64|\bf64\b", "double"),
-    (r"not (yet )?in the (builtin )?library|no definition of the builtin", "builtin"),
     (r"^[^\n]*:\d+:\d+: error:[^\n]*(undeclared|no matching|unknown type)", "clang"),
     (r"^[^\n]*:\d+:\d+: error:", "clang"),
 )

@@ -173,3 +173,31 @@ __kernel void k(__global int *out) {
     # memory_scope: item 0, group 1, device 2, all 3, sub-group 4 (clang's).
     ir = compile_opencl(source, "k.cl", "-cl-std=CL3.0").llvm_ir
     assert "store i32 14," in ir and "store i32 10," in ir and "store i32 4," in ir
+
+
+AS_TYPE = """\
+__kernel void reinterpret(__global const float *f, __global uint *u,
+                          __global int *packed, __global float *back) {
+  size_t i = get_global_id(0);
+  u[i] = as_uint(f[i]);
+  uchar4 bytes = as_uchar4(u[i]);
+  packed[i] = as_int((uchar4)(bytes.w, bytes.z, bytes.y, bytes.x));
+  back[i] = as_float2(as_ulong((uint2)(u[i], 0u))).x;
+}
+"""
+
+
+def test_as_type_operators_reinterpret_bits():
+    """as_<type><n> (OpenCL C 6.4.4.2) come from our header: the bits, unchanged."""
+    import numpy as np
+
+    import mux
+
+    f = np.array([1.0, -0.0, np.inf, 3.5e-40, -2.25, np.nan], dtype=np.float32)
+    u, packed = np.zeros(6, np.uint32), np.zeros(6, np.int32)
+    back = np.zeros(6, np.float32)
+    kernel = mux.compile(AS_TYPE, language="opencl").kernel("reinterpret")
+    kernel(f, u, packed, back, global_size=6, local_size=1)
+    assert (u == f.view(np.uint32)).all()
+    assert (packed == f.view(np.uint32).byteswap().view(np.int32)).all()
+    assert (back.view(np.uint32) == f.view(np.uint32)).all()
