@@ -220,7 +220,9 @@ def _macros_of(body: str) -> dict[str, str]:
         name, value = match.group(1), match.group(2).strip()
         if name in found:
             continue
-        value = re.sub(r"^\((?:unsigned|cl_\w+|int|unsigned int|size_t)\)\s*", "", value)
+        value = re.sub(
+            r"^\((?:unsigned|cl_\w+|int|unsigned int|size_t)\)\s*", "", value
+        )
         if value.startswith('"') and value.endswith('"'):
             value = value[1:-1]
         elif not _NUMBER.fullmatch(value):
@@ -265,7 +267,7 @@ def refusal_reason(message: str) -> str:
                 return f"builtin {name.group(1)}" if name else reason
             return reason
     first = message.strip().splitlines()[0] if message.strip() else "no message"
-    first = re.sub(r"^\S*:\d+:\d+: error: ", "", first)
+    first = re.sub(r"^\S*?:(\d+:)*\s*error:\s*", "", first)
     return re.sub(r"'[^']*'|\"[^\"]*\"|\d+", "_", first)[:90]
 
 
@@ -294,7 +296,7 @@ def compile_file(kernel_file: KernelFile, macros: dict[str, str]) -> dict:
             "reason": refusal_reason(message),
             "message": message,
         }
-    except Exception as error:  # noqa: BLE001 (every other exception is a crash)
+    except Exception as error:  # every other exception is a crash
         detail = "".join(traceback.format_exception(error))
         return {"outcome": "crashed", "reason": type(error).__name__, "message": detail}
     return {"outcome": "compiled", "kernels": len(program.kernels)}
@@ -319,14 +321,14 @@ def worker(suite: Path) -> None:
 
 @dataclass
 class _Worker:
-    suite: Path
+    command: list[str]
     process: subprocess.Popen = field(init=False)
     path: Path | None = None
     started: float = 0.0
 
     def __post_init__(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, __file__, "--worker", str(self.suite)],
+            self.command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -346,11 +348,19 @@ class _Worker:
         self.process.wait()
 
 
-def run(suite: Path, paths: list[Path], jobs: int, timeout: float) -> dict[Path, dict]:
-    """Each path's outcome record, compiled by `jobs` workers."""
+def run(
+    suite: Path,
+    paths: list[Path],
+    jobs: int,
+    timeout: float,
+    worker_command: list[str] | None = None,
+) -> dict[Path, dict]:
+    """Each path's outcome record, compiled by `jobs` workers (processes running
+    `worker_command`, by default this script's `--worker`)."""
+    command = worker_command or [sys.executable, __file__, "--worker", str(suite)]
     pending = list(reversed(paths))
     results: dict[Path, dict] = {}
-    workers = [_Worker(suite) for _ in range(min(jobs, len(paths)))]
+    workers = [_Worker(command) for _ in range(min(jobs, len(paths)))]
     for w in workers:
         if pending:
             w.give(pending.pop())
@@ -365,13 +375,13 @@ def run(suite: Path, paths: list[Path], jobs: int, timeout: float) -> dict[Path,
             else:
                 code = w.process.wait()
                 results[w.path] = _crash(f"the worker process died (status {code})")
-                workers[workers.index(w)] = w = _Worker(suite)
+                workers[workers.index(w)] = w = _Worker(command)
             w.path = None
         for i, w in enumerate(workers):
             if w.path is not None and time.monotonic() - w.started > timeout:
                 results[w.path] = _crash(f"no answer within {timeout:g} s (a hang)")
                 w.kill()
-                workers[i] = w = _Worker(suite)
+                workers[i] = w = _Worker(command)
         for w in workers:
             if w.path is None and pending:
                 w.give(pending.pop())

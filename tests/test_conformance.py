@@ -1,0 +1,180 @@
+"""scripts/conformance.py: a fast subset of UnitCL's kernels compiled as the script
+compiles the whole corpus (their expected outcome each), the header and macro
+readers, the naming of refusals, and the report of crashes and hangs."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SCRIPT = REPO / "scripts" / "conformance.py"
+SUITE = REPO.parent / "shared" / "suites" / "unitcl"
+
+
+def _load_script():
+    """scripts/ is not a package: load the script from its file."""
+    spec = importlib.util.spec_from_file_location("conformance", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["conformance"] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+conformance = _load_script()
+
+needs_suite = pytest.mark.skipif(
+    not (SUITE / "kernels").is_dir(), reason=f"no UnitCL suite at {SUITE}"
+)
+
+SUBSET = {
+    "attribute.01_reqd_work_group_size.cl": "compiled",
+    "barrier.01_barrier_in_function.cl": "compiled",
+    "barrier.02_barrier_no_duplicates.cl": "compiled",
+    "c11atomics.03_fence_acquire_release.cl": "compiled",
+    "compiler_barrier.02_group_divergent_barriers.cl": "compiled",
+    "compiler_barrier.03_odd_work_group_size.cl": "compiled",  # -D from the table
+    "dimension.02_single_group_2d.cl": "compiled",
+    "dma.01_direct.cl": "compiled",
+    "goto.02_fake_if.cl": "compiled",
+    "offline.02_add.cl": "compiled",
+    "regression.02_work_dim.cl": "compiled",
+    "spirv.03_test_atomic_add.cl": "compiled",
+    "sub_group.02_get_max_sub_group_size_builtin.cl": "compiled",
+    "task_01.02_add.cl": "compiled",
+    "task_03.26_atom_inc_builtin_int.cl": "compiled",
+    "task_05.02_saxpy_static_trip.cl": "compiled",
+    "task_07.02_copy_if_nested_item.cl": "compiled",
+    "task_09.02_masked_interleaved_load.cl": "compiled",
+    "task_10.05_atomic_cmpxchg_builtin.cl": "compiled",
+    "task_13.01_magic_square.cl": "compiled",
+    "work_group_collective_functions.01_all.cl": "compiled",
+    "printf.01_hello.cl": "refused: printf",
+}
+"""Files of each kind and their outcome today: a change that breaks one shows
+here; one that makes a refused file compile updates its line."""
+
+
+@needs_suite
+def test_subset_outcomes():
+    paths = [SUITE / "kernels" / name for name in SUBSET]
+    results = conformance.run(SUITE, paths, jobs=2, timeout=300)
+    got = {}
+    for path, record in results.items():
+        outcome = record["outcome"]
+        if outcome == "refused":
+            outcome = f"refused: {record['reason']}"
+        got[path.name] = outcome
+    assert got == SUBSET, {
+        n: results[SUITE / "kernels" / n] for n in got if got[n] != SUBSET[n]
+    }
+
+
+def test_header_reading(tmp_path):
+    path = tmp_path / "group.07_name.cl"
+    path.write_text(
+        textwrap.dedent(
+            """\
+            // REQUIRES: half; parameters;
+            // CL_STD: 3.0
+            // DEFINITIONS: "-DREAD_LOCAL_SIZE=16";"-DGLOBAL_ID=0"
+            // DEFINITIONS: -D NUM=4
+            __kernel void k() {}
+            """
+        )
+    )
+    header = conformance.read_header(path)
+    assert header.group == "group"
+    assert header.requires == ("half", "parameters")
+    assert header.cl_std == "3.0"
+    assert header.definitions == ("-DREAD_LOCAL_SIZE=16", "-DGLOBAL_ID=0", "-DNUM=4")
+    options = header.build_options({"GLOBAL_ID": "5", "EXTRA": "a b"})
+    assert options == (
+        '-cl-std=CL3.0 -DREAD_LOCAL_SIZE=16 -DGLOBAL_ID=0 -DNUM=4 "-DEXTRA=a b"'
+    )
+
+
+def test_macros_of_a_test(tmp_path):
+    (tmp_path / "ktst_x.cpp").write_text(
+        textwrap.dedent(
+            """\
+            TEST_P(Execution, Barrier_03_Some_Name) {
+              const unsigned global_id = 1;
+              AddMacro("GLOBAL_ID", global_id);
+              AddMacro("SIZE", (cl_int)16);
+              AddMacro("TYPE", "float4");
+              AddMacro("UNKNOWN", some_call());
+            }
+            TEST_P(Execution, Barrier_04_Other) { AddMacro("N", 2); }
+            """
+        )
+    )
+    macros = conformance.test_macros(tmp_path)
+    assert macros["barrier.03_some_name"] == {
+        "GLOBAL_ID": "1",
+        "SIZE": "16",
+        "TYPE": "float4",
+    }
+    assert macros["barrier.04_other"] == {"N": "2"}
+
+
+@pytest.mark.parametrize(
+    ("message", "reason"),
+    [
+        ("k.cl:3:5: error: use of undeclared identifier 'printf'", "printf"),
+        (
+            "k.cl:1:1: error: llvm.call: the OpenCL C builtin 'sqrt(float)' "
+            "(@_Z4sqrtf) is not in the builtin library yet",
+            "builtin sqrt",
+        ),
+        ("k.cl:2:1: error: unknown type name 'image2d_t'", "images"),
+        ("k.cl:2:1: error: declaring variable of type 'half' is not allowed", "half"),
+        ("k.cl:4:2: error: expected ';' after expression", "clang"),
+        (
+            "k.cl: error: cannot import `%x = foo i32 3`",
+            "cannot import `%x = foo i_ _`",
+        ),
+    ],
+)
+def test_refusal_reasons(message, reason):
+    assert conformance.refusal_reason(message) == reason
+
+
+FAKE_WORKER = """\
+import json, sys, time
+for line in sys.stdin:
+    name = line.strip().rsplit("/", 1)[-1]
+    if name == "die.cl":
+        sys.exit(3)
+    if name == "hang.cl":
+        time.sleep(60)
+    print(json.dumps({"outcome": "compiled", "kernels": 1}), flush=True)
+"""
+
+
+def test_dead_and_hung_workers_are_crashes_and_replaced(tmp_path):
+    worker = tmp_path / "worker.py"
+    worker.write_text(FAKE_WORKER)
+    names = ["a.cl", "die.cl", "b.cl", "hang.cl", "c.cl"]
+    paths = [tmp_path / n for n in names]
+    results = conformance.run(
+        tmp_path, paths, jobs=2, timeout=2, worker_command=[sys.executable, str(worker)]
+    )
+    outcomes = {p.name: r["outcome"] for p, r in results.items()}
+    assert outcomes == {
+        "a.cl": "compiled",
+        "die.cl": "crashed",
+        "b.cl": "compiled",
+        "hang.cl": "crashed",
+        "c.cl": "compiled",
+    }
+    assert "died (status 3)" in results[tmp_path / "die.cl"]["reason"]
+    assert "no answer within 2 s" in results[tmp_path / "hang.cl"]["reason"]
+    table = conformance.table(results)
+    assert "| **all** | 5 | 3 | 0 | 2 |" in table
+    assert "- `hang.cl`: no answer within 2 s (a hang)" in table
