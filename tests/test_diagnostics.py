@@ -163,3 +163,36 @@ def test_an_op_with_a_location_of_its_own_keeps_it():
     head, shown = str(caught.value).splitlines()[:2]
     assert head.startswith("kernel.cl:12:9: error: "), head
     assert "math.fpowi" in shown
+
+
+UNDEFINED = f"""func.func private @frobnicate(f32) -> f32
+{HEADER}
+  %d = arith.constant 0 : i32
+  %gid = mux.get_global_id %d
+  %x = memref.load %a[%gid] : memref<?xf32, 1>
+  %y = func.call @frobnicate(%x) : (f32) -> f32
+  memref.store %y, %a[%gid] : memref<?xf32, 1>
+  func.return
+}}
+"""
+
+
+def test_a_call_of_a_function_defined_nowhere_is_refused_at_the_call():
+    """Found on the `llvm` level (mux/backend/linking.py), after the conversion,
+    whose ops keep the location of the op they convert: the call's line."""
+    with pytest.raises(mux.CompileError) as caught:
+        mux.compile(UNDEFINED, name="k.mlir")
+    assert str(caught.value).splitlines() == [
+        "k.mlir:6:3: error: llvm.call: @frobnicate is declared but defined nowhere: "
+        "not in the module, and not a symbol of this process the JIT could link to",
+        "    %y = func.call @frobnicate(%x) : (f32) -> f32",
+        "    ^",
+    ]
+
+
+def test_a_libm_function_links():
+    """A declared function the process has (libm's `expf`) is linked, not refused."""
+    source = UNDEFINED.replace("frobnicate", "expf")
+    a = np.array([0.0, 1.0, -2.0], dtype=np.float32)
+    mux.compile(source).kernel("k")(a, global_size=3)
+    np.testing.assert_allclose(a, np.exp([0.0, 1.0, -2.0]), rtol=1e-6)

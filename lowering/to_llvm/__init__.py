@@ -41,10 +41,12 @@ half-converted module.
 from __future__ import annotations
 
 import functools
+import threading
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    FileLineColLoc,
     ModuleOp,
     UnrealizedConversionCastOp,
 )
@@ -83,15 +85,33 @@ MUX_OPS_LEFT = (
 
 class _Dispatch(TypeDispatch):
     """The patterns of every dialect, tried on an op in their order, but only those
-    that convert an op of its kind (`lowering.common.dispatch`). Records on a
-    `ConversionError` the op being converted."""
+    that convert an op of its kind (`lowering.common.dispatch`). The ops a pattern
+    inserts take the location of the op they convert (as MLIR's conversions build
+    them at it), so that a diagnostic on the `llvm` level still points at the line
+    of source. Records on a `ConversionError` the op being converted."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if _locate_inserted not in rewriter.operation_insertion_handler:
+            # the walker keeps one rewriter for every op it visits
+            rewriter.operation_insertion_handler.append(_locate_inserted)
+        _CONVERTED.location = op.location
         try:
             self.applier(op).match_and_rewrite(op, rewriter)
         except ConversionError as error:
             error.op = error.op or op
             raise
+
+
+_CONVERTED = threading.local()
+"""The location of the op being converted, in this thread."""
+
+
+def _locate_inserted(inserted: Operation) -> None:
+    location = getattr(_CONVERTED, "location", None)
+    if isinstance(location, FileLineColLoc) and not isinstance(
+        inserted.location, FileLineColLoc
+    ):
+        inserted.location = location
 
 
 @functools.cache

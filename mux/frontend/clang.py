@@ -77,6 +77,7 @@ CODEGEN_FLAGS = (
     "-fno-vectorize",
     "-fno-slp-vectorize",
     "-fno-color-diagnostics",
+    "-gline-tables-only",  # !dbg lines: diagnostics name the line of OpenCL C
     "-emit-llvm",
     "-S",
 )
