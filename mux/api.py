@@ -45,7 +45,7 @@ from mux.compiler import (
 )
 from mux.diagnostics import Source, describe
 from mux.errors import CompileError, KernelNotFound, LaunchError
-from mux.frontend.languages import language_of, to_mlir
+from mux.frontend.languages import language_of, read_source, to_mlir
 from mux.runtime import (
     check_ndrange,
     default_local_size,
@@ -97,8 +97,9 @@ def load(
     vecz_width: int = 0,
 ) -> Program:
     """`compile` of the file at `path`, in the language its suffix names (`.mlir`,
-    `.ll`, `.cl`: `mux.frontend.languages.SUFFIXES`); OSError if it cannot be read,
-    CompileError if it is not UTF-8 text or its suffix is none of those."""
+    `.ll` or `.bc`, `.cl`: `mux.frontend.languages.SUFFIXES`); OSError if it cannot
+    be read, CompileError if it is neither UTF-8 text nor LLVM bitcode, or its
+    suffix is none of those."""
     options = _compile_options(fast, software_wgc, sub_group_size, vecz_width)
     return load_program(path, options, build_options)
 
@@ -120,10 +121,7 @@ def load_program(
     """The program of the file at `path` compiled with `options` (`load`)."""
     data = Path(path).read_bytes()  # OSError first: a missing file is that
     language = language_of(path)
-    try:
-        source = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise CompileError(f"{path} is not UTF-8 text (byte {error.start})") from None
+    source = read_source(data, language, str(path))
     return _translated_program(
         source, language, build_options, options, str(path), Path(path).parent
     )

@@ -35,7 +35,7 @@ from lowering.common.name_option import NameOption
 from mux.backend import ALL_TARGETS
 from mux.diagnostics import Source, describe
 from mux.errors import CompileError, file_error
-from mux.frontend.languages import SUFFIXES, to_mlir
+from mux.frontend.languages import SUFFIXES, read_source, to_mlir
 from mux.source import parse_module, verify_module
 
 
@@ -180,7 +180,7 @@ class MuxOptMain(xDSLOptMain):
 
             def parse(io: IO[bytes]) -> ModuleOp:
                 name = self.get_input_name()
-                text = io.read().decode("utf-8", "replace")
+                text = read_source(io.read(), language, name)
                 self.source = None  # the ops' places are in the LLVM IR, not here
                 directory = os.path.dirname(name) if name != "-" else None
                 mlir = to_mlir(text, language, name, source_dir=directory).mlir

@@ -131,7 +131,7 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "file", help="the kernel file: .mlir, .cl (OpenCL C) or .ll (LLVM IR)"
+        "file", help="the kernel file: .mlir, .cl (OpenCL C), .ll or .bc (LLVM IR)"
     )
     parser.add_argument("kernel", help="the kernel to run")
     parser.add_argument("args", nargs="*", help="one per kernel parameter")

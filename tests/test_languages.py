@@ -42,13 +42,28 @@ def test_llvm_ir_text_compiles_and_runs():
     run_loop_sum(mux.compile(text, language="llvm", name="loop_sum.ll"))
 
 
-@pytest.mark.parametrize("suffix", [".cl", ".ll"])
+def _bitcode(text: str) -> bytes:
+    from llvmlite import binding
+
+    return binding.parse_assembly(text).as_bitcode()
+
+
+@pytest.mark.parametrize("suffix", [".cl", ".ll", ".bc"])
 def test_load_picks_the_language_by_suffix(tmp_path, suffix):
     path = tmp_path / f"loop_sum{suffix}"
-    path.write_text(
-        LOOP_SUM if suffix == ".cl" else (INPUTS / "loop_sum.ll").read_text()
-    )
+    llvm_ir = (INPUTS / "loop_sum.ll").read_text()
+    if suffix == ".bc":
+        path.write_bytes(_bitcode(llvm_ir))
+    else:
+        path.write_text(LOOP_SUM if suffix == ".cl" else llvm_ir)
     run_loop_sum(mux.load(path))
+
+
+def test_bad_bitcode_is_a_compile_error(tmp_path):
+    path = tmp_path / "k.bc"
+    path.write_bytes(_bitcode((INPUTS / "loop_sum.ll").read_text())[:40])
+    with pytest.raises(mux.CompileError, match=r"k\.bc: error: invalid LLVM bitcode"):
+        mux.load(path)
 
 
 def test_fast_relaxed_math_sets_the_fast_option():
@@ -90,9 +105,9 @@ def test_bad_input_is_a_compile_error(call, message):
 
 
 def test_an_unknown_suffix_is_a_compile_error_naming_it(tmp_path):
-    path = tmp_path / "k.bc"
-    path.write_bytes(b"BC")
-    with pytest.raises(mux.CompileError, match=r"no language has the suffix '\.bc'"):
+    path = tmp_path / "k.spv"
+    path.write_bytes(b"\x03\x02\x23\x07")
+    with pytest.raises(mux.CompileError, match=r"no language has the suffix '\.spv'"):
         mux.load(path)
 
 

@@ -2,7 +2,8 @@
 of our dialects, the one form the rest of the compiler reads.
 
 - `mlir`: our dialects as text, as they are.
-- `llvm`: LLVM IR text (a `.ll` file), through the importer (`llvm_import`).
+- `llvm`: LLVM IR, as text (a `.ll` file) or bitcode (a `.bc` file: `read_source`
+  turns it into text), through the importer (`llvm_import`).
 - `opencl`: OpenCL C (a `.cl` file), through clang (`clang.compile_opencl`) to LLVM
   IR, then the importer. Its clBuildProgram options come as `build_options`;
   `-cl-fast-relaxed-math` sets the compile option `fast`.
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
 
+from llvmlite import binding
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
@@ -26,7 +28,7 @@ from mux.frontend.clang import compile_opencl
 from mux.frontend.llvm_import import import_llvm
 
 LANGUAGES = ("mlir", "llvm", "opencl")
-SUFFIXES = {".mlir": "mlir", ".ll": "llvm", ".cl": "opencl"}
+SUFFIXES = {".mlir": "mlir", ".ll": "llvm", ".bc": "llvm", ".cl": "opencl"}
 """A file's suffix -> its language (`mux.load`)."""
 
 
@@ -50,6 +52,24 @@ def language_of(path: str | Path) -> str:
         f"{path}: no language has the suffix '{suffix}' (known: {known}; "
         "mux.compile(text, language=...) takes text of any of them)"
     )
+
+
+BITCODE_MAGIC = b"BC\xc0\xde"
+"""The first bytes of an LLVM bitcode file."""
+
+
+def read_source(data: bytes, language: str, name: str) -> str:
+    """The text of a file's `data` in `language`: LLVM bitcode becomes LLVM IR
+    text (llvmlite reads it); anything else must be UTF-8. CompileError if not."""
+    if language == "llvm" and data.startswith(BITCODE_MAGIC):
+        try:
+            return str(binding.parse_bitcode(data))
+        except RuntimeError as error:
+            raise CompileError(f"{name}: error: invalid LLVM bitcode: {error}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise CompileError(f"{name} is not UTF-8 text (byte {error.start})") from None
 
 
 def to_mlir(
