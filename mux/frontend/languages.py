@@ -65,7 +65,8 @@ def read_source(data: bytes, language: str, name: str) -> str:
         try:
             return str(binding.parse_bitcode(data))
         except RuntimeError as error:
-            raise CompileError(f"{name}: error: invalid LLVM bitcode: {error}") from None
+            message = f"{name}: error: invalid LLVM bitcode: {error}"
+            raise CompileError(message) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
