@@ -38,17 +38,45 @@ accesses with barriers or fences.
 
 **OpenCL 2.0** (`_Z<n><name>PU3AS<a>VU7_Atomic<T><T>...[12memory_order
 [12memory_scope]]`): `atomic_fetch_<op>` (`add`, `sub`, `and`, `or`, `xor`, `min`,
-`max`; on float, from `cl_ext_float_atomics`, `add`, `sub`, `min`, `max` are
-`fadd`, `fsub`, `fmin`, `fmax`), `atomic_exchange`, `atomic_load`, `atomic_store`,
-each also `_explicit` with a `memory_order` argument (and perhaps a
-`memory_scope`); and `atomic_work_item_fence(flags, order, scope)`
+`max`; on float and double, from `cl_ext_float_atomics`, `add`, `sub`, `min`, `max`
+are `fadd`, `fsub`, `fmin`, `fmax`), `atomic_exchange`, `atomic_load`,
+`atomic_store`, `atomic_compare_exchange_strong`/`_weak`, `atomic_flag_test_and_set`,
+`atomic_flag_clear`, each also `_explicit` with a `memory_order` argument (two for
+compare_exchange: success, failure) and perhaps a `memory_scope`; `atomic_init`; and
+`atomic_work_item_fence(flags, order, scope)`
 (`_Z22atomic_work_item_fencej12memory_order12memory_scope`), an `atomic.fence`.
-The functions without `_explicit` are `seq_cst`. A `memory_order` argument must be a
-constant, the values of OpenCL's enum: 0 relaxed (`monotonic`), 2 acquire, 3
-release, 4 acq_rel, 5 seq_cst; a load cannot be release or acq_rel, a store not
-acquire or acq_rel; a relaxed fence orders nothing and goes. The scope and the
-fence flags are not used: our atomics and fences have no sync scope, the
-strongest.
+`<T>` is also `d` (double). The functions without `_explicit` are `seq_cst`. A
+`memory_order` argument must be a constant, the values of OpenCL's enum: 0 relaxed
+(`monotonic`), 2 acquire, 3 release, 4 acq_rel, 5 seq_cst; a load cannot be release
+or acq_rel, a store (and `atomic_flag_clear`) not acquire or acq_rel, a
+compare_exchange's failure not release or acq_rel; a failure order stronger than the
+success order (C17 allows it, LLVM's cmpxchg does not) raises the success order to
+it. A relaxed fence orders nothing and goes. The scope and the fence flags are not
+used: our atomics and fences have no sync scope, the strongest.
+
+- `bool atomic_compare_exchange_*(object, expected, desired, ...)`: `*expected` is
+  loaded, an `atomic.cmpxchg` (weak for `_weak`) compares it with the object and
+  stores `desired` if they are equal; when it fails, an `scf.if` stores the value it
+  found to `*expected` (C11's contract). `expected` (`P<T>`, in any address space: the
+  name says which, generic, private, global or local) is a pointer or a memref. A
+  float or double is compared as its bits (`arith.bitcast`), as C11 compares the
+  objects' representations; its object must then be a pointer (a memref of floats
+  has no integer view).
+- `bool atomic_flag_test_and_set(object)` (an `atomic_flag` is an `_Atomic int`):
+  `atomic.rmw xchg` of 1, and whether the old flag was not 0;
+  `atomic_flag_clear(object)`: an `atomic.store` of 0.
+- `atomic_init(object, value)`: a monotonic `atomic.store` (C11 makes it non-atomic;
+  on the host it is the same instruction, and every access to an atomic object stays
+  an atomic op to the passes).
+
+**Address spaces.** `<a>` is 1 (`__global`), 3 (`__local`) or 4, the generic space
+of OpenCL C 2.0 and 3.0, where clang names every atomic function's object generic
+(`PU3AS4VU7_Atomici`). On the host every address space is the same memory (the
+backend makes every pointer address space 0), so an atomic on a generic pointer is
+the atomic on the memory it points to: the `atomic` op takes the `!llvm.ptr<4>` (an
+`llvmx.addrspacecast` of a buffer's or a `__local` variable's pointer, in a kernel
+from the importer) as it is, or a memref in any space (hand-written). `__constant`
+(2) is a diagnostic, on the name and on a generic declaration's pointer.
 
 Volatility is not kept (the host's atomics are not elided in any case). The pointer
 argument is an `!llvm.ptr<a>` (a kernel imported from LLVM IR) or a memref in
@@ -60,12 +88,14 @@ The names are read by `lowering.common.mangling`'s demangler (as
 with a body, and names that are not one of the
 above are left alone. Diagnostics, before anything is changed: a known name whose
 declaration does not have the function's signature (argument count or types,
-result type, address space, a memref of another element type), and a call whose
-`memory_order` is not a constant, not one of the enum's values, or not allowed for
-the operation.
+result type, address space, a memref of another element type, a float
+compare_exchange on a memref), and a call whose `memory_order` is not a constant,
+not one of the enum's values, or not allowed for the operation.
 
 Before: nothing (it can run first; the host pipeline runs it with the other
-builtin-replacing passes, before `prepare-barriers`). After: no call of an OpenCL
+builtin-replacing passes, before `prepare-barriers`; the `scf.if`s of
+compare_exchange go to the CFG with the kernel's other `scf`, in `work-item-loops` or
+`convert-to-llvm`). After: no call of an OpenCL
 atomic function remains, nor its declaration when nothing else refers to it.
 """
 
