@@ -1,11 +1,12 @@
 """The `llvmx` dialect: the LLVM instructions xDSL's `llvm` dialect lacks.
 
 xDSL 0.74's `llvm` dialect has no float-to-integer casts, no `addrspacecast`, no
-`extractelement`, no `select` on a vector of conditions, no `switch`, no atomics and
-no `llvm.memcpy`. Our conversions to LLVM need them, so they live here, one op per
-LLVM instruction, with the syntax of MLIR's `llvm` dialect where it has the
-instruction (`llvmx.atomicrmw add %p, %v seq_cst : !llvm.ptr, i32` reads like MLIR's
-`llvm.atomicrmw`). The backend (`mux.backend.llvm_ir`) translates them to LLVM IR.
+`extractelement`, no `select` on a vector of conditions, no `switch`, no atomics, no
+volatile loads and no `llvm.memcpy`. Our conversions to LLVM need them, so they live
+here, one op per LLVM instruction, with the syntax of MLIR's `llvm` dialect where it
+has the instruction (`llvmx.atomicrmw add %p, %v seq_cst : !llvm.ptr, i32` reads
+like MLIR's `llvm.atomicrmw`). The backend (`mux.backend.llvm_ir`) translates them
+to LLVM IR.
 
 The verifiers check what the LLVM Language Reference requires of each instruction,
 so that an invalid op is reported on the op rather than by LLVM's IR verifier on the
@@ -795,8 +796,46 @@ class CmpXchgOp(IRDLOperation):
 
 
 # --------------------------------------------------------------------------------------
-# Memory intrinsics.
+# Memory accesses and intrinsics.
 # --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class VolatileLoadOp(IRDLOperation):
+    """LLVM `load volatile` (MLIR's `llvm.load volatile`): a load that is neither
+    removed, merged, duplicated nor reordered with the other volatile accesses. A
+    load that is not volatile is xDSL's `llvm.load`, which has no volatile flag;
+    a volatile store is `llvm.store` with its `volatile_` flag.
+
+        %v = llvmx.load volatile %p align 4 : !llvm.ptr<1> -> i32
+    """
+
+    name = "llvmx.load"
+
+    ptr = operand_def(LLVMPointerType)
+    res = result_def()
+
+    alignment = opt_prop_def(IntegerAttr[I64])
+
+    assembly_format = (
+        "`volatile` $ptr (`align` $alignment^)? attr-dict `:` type($ptr) `->` "
+        "type($res)"
+    )
+
+    def __init__(
+        self,
+        ptr: SSAValue | Operation,
+        result_type: Attribute,
+        alignment: int | None = None,
+    ):
+        super().__init__(
+            operands=[ptr],
+            result_types=[result_type],
+            properties={"alignment": _alignment(alignment)},
+        )
+
+    def verify_(self) -> None:
+        _check_alignment(self, self.alignment)
 
 
 @irdl_op_definition
@@ -839,6 +878,7 @@ Llvmx = Dialect(
         FenceOp,
         AtomicRMWOp,
         CmpXchgOp,
+        VolatileLoadOp,
         MemcpyOp,
     ],
     [AtomicOrderingAttr, AtomicBinOpAttr],

@@ -1,6 +1,7 @@
 """LLVM instructions llvmlite lacks (`freeze`) or prints without options the
-translation needs (weak `cmpxchg`, the alignment of atomics, atomic and volatile
-stores, stores through a pointer llvmlite types differently from the value).
+translation needs (weak `cmpxchg`, the alignment of atomics, volatile loads, atomic
+and volatile stores, stores through a pointer llvmlite types differently from the
+value).
 
 Each is an llvmlite `Instruction` that prints itself (`descr`); `insert` puts one
 at a builder's position, as llvmlite's own builder methods do.
@@ -43,6 +44,16 @@ class StoreInstruction(instructions.Instruction):
         buf.append(
             f"store {atomic}{volatile}{_operand(value)}, {_operand(ptr)}{ordering}"
             f"{_align_suffix(self.align)}\n"
+        )
+
+
+class VolatileLoadInstruction(instructions.LoadInstr):
+    """`load volatile`: llvmlite's loads are never volatile."""
+
+    def descr(self, buf: list[str]) -> None:
+        (ptr,) = self.operands
+        buf.append(
+            f"load volatile {self.type}, {_operand(ptr)}{_align_suffix(self.align)}\n"
         )
 
 

@@ -7,8 +7,8 @@ of this module.
 - `llvm.cond_br` with two edges to one block passing different values (LLVM's phis
   name their incoming values by predecessor block);
 - atomic loads and stores (xDSL drops the ordering and emits a plain load or
-  store), volatile stores (xDSL drops `volatile`), and stores through a pointer
-  llvmlite types differently from the value;
+  store), volatile loads (`llvmx.load`) and stores (xDSL drops `volatile`), and
+  stores through a pointer llvmlite types differently from the value;
 - `llvm.getelementptr`, whose result xDSL and llvmlite type as the base pointer;
 - the intrinsics xDSL declares by their bare name (`llvm.sqrt`), whatever type
   they are used on.
@@ -39,6 +39,7 @@ from mux.backend.llvmlite_instructions import (
     CmpXchgInstruction,
     FreezeInstruction,
     StoreInstruction,
+    VolatileLoadInstruction,
     insert,
 )
 
@@ -221,6 +222,14 @@ def _load(op: llvm.LoadOp, builder, values, blocks) -> None:
     )
 
 
+def _volatile_load(op: llvmx.VolatileLoadOp, builder, values, _blocks) -> None:
+    load = VolatileLoadInstruction(
+        builder.block, values[op.ptr], typ=convert_type(op.res.type)
+    )
+    load.align = _alignment_of(op.alignment)
+    values[op.res] = insert(builder, load)
+
+
 def _store(op: llvm.StoreOp, builder, values, _blocks) -> None:
     value = values[op.value]
     code = op.ordering.value.data if op.ordering is not None else 0
@@ -317,6 +326,7 @@ _TRANSLATORS: dict[type[Operation], Translator] = {
     llvmx.AtomicRMWOp: _atomic_rmw,
     llvmx.CmpXchgOp: _cmpxchg,
     llvmx.MemcpyOp: _memcpy,
+    llvmx.VolatileLoadOp: _volatile_load,
     llvm.CondBrOp: _cond_br,
     llvm.LoadOp: _load,
     llvm.StoreOp: _store,

@@ -26,9 +26,10 @@ from xdsl.dialects.llvm import (
     OverflowAttr,
 )
 from xdsl.ir import Attribute, SSAValue
+from xdsl.rewriter import Rewriter
 
 from dialects import llvmx
-from mux.frontend.llvm_import import facts
+from mux.frontend.llvm_import import atomics, facts
 from mux.frontend.llvm_import.text import Constant, parse_type
 from mux.frontend.llvm_import.values import (
     CONSTANT_CASTS,
@@ -198,10 +199,9 @@ def _getelementptr(values: FunctionValues, instruction: binding.ValueRef) -> Non
 
 def _load(values: FunctionValues, instruction: binding.ValueRef) -> None:
     text = str(instruction)
-    if facts.is_atomic(text):
-        raise Refusal("atomic load")
-    if "volatile" in facts.words_after_opcode(text):
-        raise Refusal("volatile load (xDSL's llvm.load has no volatile flag)")
+    if facts.is_atomic(text) or "volatile" in facts.words_after_opcode(text):
+        atomics.load(values, instruction)
+        return
     (pointer,) = _operands(values, instruction)
     op = llvm.LoadOp(pointer, result_type(values, instruction), facts.alignment(text))
     values.result(instruction, op)
@@ -210,7 +210,8 @@ def _load(values: FunctionValues, instruction: binding.ValueRef) -> None:
 def _store(values: FunctionValues, instruction: binding.ValueRef) -> None:
     text = str(instruction)
     if facts.is_atomic(text):
-        raise Refusal("atomic store")
+        atomics.store(values, instruction)
+        return
     value, pointer = _operands(values, instruction)
     volatile = "volatile" in facts.words_after_opcode(text)
     values.emit(llvm.StoreOp(value, pointer, facts.alignment(text), volatile=volatile))
@@ -224,7 +225,7 @@ def _alloca(values: FunctionValues, instruction: binding.ValueRef) -> None:
     if facts.alignment(text) is None:
         del op.properties["alignment"]
     pointer_type = result_type(values, instruction)
-    op.results[0].type = pointer_type
+    Rewriter.replace_value_with_new_type(op.results[0], pointer_type)
     values.result(instruction, op)
 
 
@@ -308,6 +309,7 @@ TRANSLATORS: dict[str, Translator] = {
     "insertvalue": _insertvalue,
     "ret": _ret,
     "unreachable": _unreachable,
+    **atomics.TRANSLATORS,
 }
 """The instructions translated one to one; `br`, `switch`, `phi` and `call` are
 `functions.py`'s and `calls.py`'s."""

@@ -83,9 +83,12 @@ KERNEL_METADATA = (
 
 def element_type(base_type: str) -> Attribute:
     """The memref element of a pointer parameter of `kernel_arg_base_type`
-    `base_type` (`float*` -> f32, `float4*` -> vector<4xf32>); a struct, `void*`
-    or a name we do not know is bytes (i8)."""
+    `base_type` (`float*` -> f32, `float4*` -> vector<4xf32>, `_Atomic(int)*`
+    -> i32); a struct, `void*` or a name we do not know is bytes (i8)."""
     name = base_type.rstrip("*").strip()
+    atomic = re.fullmatch(r"_Atomic\((.+)\)", name)  # atomic_int: _Atomic(int)
+    if atomic:
+        name = atomic.group(1).strip()
     vector = re.fullmatch(
         r"(.+?)\s*__attribute__\(\(ext_vector_type\((\d+)\)\)\)", name
     )

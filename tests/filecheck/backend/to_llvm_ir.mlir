@@ -104,6 +104,23 @@ llvm.func @atomics(%p: !llvm.ptr<1>, %v: i32, %f: f32) -> i32 {
   llvm.br ^join(%v : i32)
 }
 
+// Volatile accesses: llvmx.load is `load volatile` (with its alignment or none),
+// llvm.store's volatile flag is `store volatile`.
+// CHECK-LABEL: define i32 @"volatile_twice"(ptr %"p")
+// CHECK-NEXT: {
+// CHECK-NEXT: bb0:
+// CHECK-NEXT: %[[A:.*]] = load volatile i32, ptr %"p", align 4
+// CHECK-NEXT: %[[B:.*]] = load volatile i32, ptr %"p"
+// CHECK-NEXT: %[[S:.*]] = add i32 %[[A]], %[[B]]
+// CHECK-NEXT: store volatile i32 %[[S]], ptr %"p", align 4
+llvm.func @volatile_twice(%p: !llvm.ptr<1>) -> i32 {
+  %a = llvmx.load volatile %p align 4 : !llvm.ptr<1> -> i32
+  %b = llvmx.load volatile %p : !llvm.ptr<1> -> i32
+  %s = llvm.add %a, %b : i32
+  llvm.store volatile %s, %p {alignment = 4 : i64} : i32, !llvm.ptr<1>
+  llvm.return %s : i32
+}
+
 // llvmx.memcpy is the llvm.memcpy intrinsic, declared once per type signature under
 // its mangled name, non-volatile; the address spaces are flattened to 0.
 // CHECK-LABEL: define void @"copy"(ptr %"d", ptr %"s", i64 %"n", i32 %"m")

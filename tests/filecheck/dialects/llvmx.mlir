@@ -131,6 +131,19 @@ llvm.func @memcpy(%local: !llvm.ptr<3>, %global: !llvm.ptr<1>, %p: !llvm.ptr, %n
 
 // -----
 
+// A volatile load (xDSL's llvm.load has no volatile flag), with an alignment or not,
+// of any type.
+// CHECK-LABEL: llvm.func @volatile_load
+llvm.func @volatile_load(%p: !llvm.ptr<1>, %q: !llvm.ptr) {
+  // CHECK-NEXT: %{{.*}} = llvmx.load volatile %p align 4 : !llvm.ptr<1> -> i32
+  // CHECK-NEXT: %{{.*}} = llvmx.load volatile %q : !llvm.ptr -> vector<4xf32>
+  %0 = llvmx.load volatile %p align 4 : !llvm.ptr<1> -> i32
+  %1 = llvmx.load volatile %q : !llvm.ptr -> vector<4xf32>
+  llvm.return
+}
+
+// -----
+
 // select on a vector of conditions, lane by lane.
 // CHECK-LABEL: func.func @vector_select(
 // CHECK-NEXT:    %r = llvmx.select %c, %a, %b : vector<4xi1>, vector<4xf32>

@@ -231,3 +231,11 @@ func.func @fcmp_shape(%a: vector<4xf32>) -> vector<2xi1> {
   func.return %r : vector<2xi1>
 }
 // CHECK: llvmx.fcmp gives a vector of i1 of its operands' shape, got vector<2xi1> for vector<4xf32>
+
+// -----
+
+llvm.func @volatile_load_align(%p: !llvm.ptr) {
+  %0 = llvmx.load volatile %p align 6 : !llvm.ptr -> i32
+  llvm.return
+}
+// CHECK: llvmx.load alignment must be a power of two, got 6

@@ -21,6 +21,10 @@
 // CHECK-NEXT: mux.mem_barrier scope(work_group) semantics(release | cross_work_group_memory)
 // CHECK-NEXT: mux.mem_barrier scope(sub_group) semantics(acquire | work_group_memory | cross_work_group_memory)
 // CHECK-NEXT: mux.mem_barrier scope(device) semantics(seq_cst | cross_work_group_memory)
+// CHECK-NEXT: mux.mem_barrier scope(work_group) semantics(acq_rel | work_group_memory | cross_work_group_memory)
+// CHECK-NEXT: mux.mem_barrier scope(cross_device) semantics(acq_rel | work_group_memory | cross_work_group_memory)
+// CHECK-NEXT: mux.mem_barrier scope(work_item) semantics(release | work_group_memory)
+// CHECK-NEXT: mux.mem_barrier scope(work_group) semantics(relaxed)
 // CHECK-NEXT: func.return
 
 func.func private @_Z7barrierj(i32)
@@ -44,6 +48,12 @@ func.func @sync() attributes {mux.kernel = "entry-point"} {
   %sub = llvm.mlir.constant(4 : i32) : i32
   %acquire = llvm.mlir.constant(2 : i32) : i32
   %seq_cst = llvm.mlir.constant(5 : i32) : i32
+  %all = llvm.mlir.constant(7 : i32) : i32
+  %relaxed = llvm.mlir.constant(0 : i32) : i32
+  %release = llvm.mlir.constant(3 : i32) : i32
+  %acq_rel = llvm.mlir.constant(4 : i32) : i32
+  %item = llvm.mlir.constant(0 : i32) : i32
+  %group = llvm.mlir.constant(1 : i32) : i32
   func.call @_Z7barrierj(%local) : (i32) -> ()
   func.call @_Z7barrierj(%both) : (i32) -> ()
   func.call @_Z18work_group_barrierj(%global) : (i32) -> ()
@@ -56,6 +66,13 @@ func.func @sync() attributes {mux.kernel = "entry-point"} {
   func.call @_Z15write_mem_fencej(%global) : (i32) -> ()
   func.call @_Z22atomic_work_item_fencej12memory_order12memory_scope(%both, %acquire, %sub) : (i32, i32, i32) -> ()
   func.call @_Z22atomic_work_item_fencej12memory_order12memory_scope(%global, %seq_cst, %device) : (i32, i32, i32) -> ()
+  // OpenCL 2.0's generic memory: every flag (the image one is global memory), the
+  // all-devices scope (memory_scope_all_devices is all_svm_devices, 3), the
+  // work-item scope; a relaxed order is no ordering whatever the flags.
+  func.call @_Z9mem_fencej(%all) : (i32) -> ()
+  func.call @_Z22atomic_work_item_fencej12memory_order12memory_scope(%all, %acq_rel, %svm) : (i32, i32, i32) -> ()
+  func.call @_Z22atomic_work_item_fencej12memory_order12memory_scope(%local, %release, %item) : (i32, i32, i32) -> ()
+  func.call @_Z22atomic_work_item_fencej12memory_order12memory_scope(%all, %relaxed, %group) : (i32, i32, i32) -> ()
   func.return
 }
 

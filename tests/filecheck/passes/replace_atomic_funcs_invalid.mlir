@@ -51,9 +51,9 @@ func.func private @_Z10atomic_minPU3AS3Vii(memref<?xi32, 3>, i32) -> memref<?xi3
 
 // -----
 
-// The OpenCL 1.x functions take __global or __local pointers only.
+// An atomic object is in __global, __local or generic memory, never __constant.
 func.func private @_Z10atomic_addPU3AS2Vii(!llvm.ptr<2>, i32) -> i32
-// CHECK: replace-atomic-funcs: @_Z10atomic_addPU3AS2Vii: atomic_add takes a __global (AS1) or __local (AS3) pointer, the name has AS2
+// CHECK: replace-atomic-funcs: @_Z10atomic_addPU3AS2Vii: atomic_add takes a __global (AS1), __local (AS3) or generic (AS4) pointer, the name has AS2
 
 // -----
 
@@ -123,3 +123,50 @@ func.func @acq_rel_store(%p: !llvm.ptr<3>, %v: i64) {
   func.return
 }
 // CHECK: replace-atomic-funcs: @_Z21atomic_store_explicitPU3AS3VU7_Atomicll12memory_order: memory_order 4 (acq_rel) is not an ordering of an atomic store
+
+// -----
+
+// compare_exchange returns a bool (i1), and its expected pointer is in the space its
+// name says.
+func.func private @_Z30atomic_compare_exchange_strongPU3AS4VU7_AtomiciPU3AS4ii(!llvm.ptr<4>, !llvm.ptr<4>, i32) -> i32
+// CHECK: replace-atomic-funcs: @_Z30atomic_compare_exchange_strongPU3AS4VU7_AtomiciPU3AS4ii is bool atomic_compare_exchange_strong(volatile __generic atomic_int *, __generic int *, int): its declaration must be (a pointer or memref<...xi32> in any non-constant space, a pointer or memref<...xi32> in any non-constant space, i32) -> i1, got (!llvm.ptr<4>, !llvm.ptr<4>, i32) -> i32
+
+// -----
+
+func.func private @_Z28atomic_compare_exchange_weakPU3AS4VU7_AtomiclPll(!llvm.ptr<4>, !llvm.ptr<4>, i64) -> i1
+// CHECK: replace-atomic-funcs: @_Z28atomic_compare_exchange_weakPU3AS4VU7_AtomiclPll is bool atomic_compare_exchange_weak(volatile __generic atomic_long *, long *, long): its declaration must be (a pointer or memref<...xi64> in any non-constant space, !llvm.ptr or memref<...xi64>, i64) -> i1, got (!llvm.ptr<4>, !llvm.ptr<4>, i64) -> i1
+
+// -----
+
+// A failed compare-exchange stores nothing: its order cannot be release or acq_rel.
+func.func private @_Z39atomic_compare_exchange_strong_explicitPU3AS4VU7_AtomiciPU3AS4ii12memory_orderS4_(!llvm.ptr<4>, !llvm.ptr<4>, i32, i32, i32) -> i1
+func.func @failure_release(%p: !llvm.ptr<4>, %e: !llvm.ptr<4>, %v: i32) -> i1 {
+  %acq_rel = arith.constant 4 : i32
+  %release = arith.constant 3 : i32
+  %0 = func.call @_Z39atomic_compare_exchange_strong_explicitPU3AS4VU7_AtomiciPU3AS4ii12memory_orderS4_(%p, %e, %v, %acq_rel, %release) : (!llvm.ptr<4>, !llvm.ptr<4>, i32, i32, i32) -> i1
+  func.return %0 : i1
+}
+// CHECK: replace-atomic-funcs: @_Z39atomic_compare_exchange_strong_explicitPU3AS4VU7_AtomiciPU3AS4ii12memory_orderS4_: memory_order 3 (release) is not an ordering of the failure of a compare-exchange
+
+// -----
+
+// A float compare-exchange compares bits: its object must be a pointer.
+func.func private @_Z30atomic_compare_exchange_strongPU3AS1VU7_AtomicfPff(memref<?xf32, 1>, !llvm.ptr, f32) -> i1
+// CHECK: replace-atomic-funcs: @_Z30atomic_compare_exchange_strongPU3AS1VU7_AtomicfPff: a compare-exchange of float compares the bits as an integer, which needs an !llvm.ptr object, got memref<?xf32, 1 : i64>
+
+// -----
+
+// atomic_flag_clear is a store: not acquire.
+func.func private @_Z26atomic_flag_clear_explicitPU3AS4VU7_Atomici12memory_order(!llvm.ptr<4>, i32)
+func.func @acquire_clear(%p: !llvm.ptr<4>) {
+  %acquire = arith.constant 2 : i32
+  func.call @_Z26atomic_flag_clear_explicitPU3AS4VU7_Atomici12memory_order(%p, %acquire) : (!llvm.ptr<4>, i32) -> ()
+  func.return
+}
+// CHECK: replace-atomic-funcs: @_Z26atomic_flag_clear_explicitPU3AS4VU7_Atomici12memory_order: memory_order 2 (acquire) is not an ordering of an atomic store
+
+// -----
+
+// A generic pointer may point anywhere but to __constant memory.
+func.func private @_Z11atomic_loadPU3AS4VU7_Atomici(!llvm.ptr<2>) -> i32
+// CHECK: replace-atomic-funcs: @_Z11atomic_loadPU3AS4VU7_Atomici is int atomic_load(volatile __generic atomic_int *): its declaration must be (a pointer or memref<...xi32> in any non-constant space) -> i32, got (!llvm.ptr<2>) -> i32
