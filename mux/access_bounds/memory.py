@@ -37,7 +37,7 @@ from dialects import mux
 from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
 from lowering.common.layout import storage
 from mux.access_bounds.intervals import Itv, width_of
-from mux.runtime import Param
+from mux.arguments import Param
 
 ACCESS_OPS = {
     "memref.load": "memref",
