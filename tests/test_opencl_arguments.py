@@ -382,3 +382,48 @@ def test_a_pointer_to_structs_takes_a_structured_array():
     np.testing.assert_array_equal(out, np.arange(8) * np.float32(0.5))
     kernel(pairs.view(np.uint8), out, global_size=8, local_size=4)  # its bytes
     np.testing.assert_array_equal(out, np.arange(8) * np.float32(0.5))
+
+
+# A DMA through a pointer into a float4 buffer (llvm.getelementptr over
+# vector<4xf32>, as an imported kernel has it): its bytes are checked too.
+DMA4 = """
+"memref.global"() <{sym_name = "tile", type = memref<16xvector<4xf32>, 3>,
+                    initial_value, sym_visibility = "private"}> : () -> ()
+func.func @dma4(%input: memref<?xvector<4xf32>, 1>, %output: memref<?xvector<4xf32>, 1>)
+    attributes {mux.kernel = "entry-point"} {
+  %tile = memref.get_global @tile : memref<16xvector<4xf32>, 3>
+  %d0 = arith.constant 0 : i32
+  %sixteen = arith.constant 16 : index
+  %group = mux.get_group_id %d0
+  %size = mux.get_enqueued_local_size %d0
+  %n = mux.get_local_size %d0
+  %x0 = arith.muli %group, %size : index
+  %o = arith.index_cast %x0 : index to i64
+  %bytes = arith.muli %n, %sixteen : index
+  %in = builtin.unrealized_conversion_cast %input
+      : memref<?xvector<4xf32>, 1> to !llvm.ptr<1>
+  %src = llvm.getelementptr %in[%o] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, vector<4xf32>
+  %read = mux.dma_read_1d %tile, %src width(%bytes)
+      : memref<16xvector<4xf32>, 3>, !llvm.ptr<1>
+  mux.dma_wait %read
+  %l = mux.get_local_id %d0
+  %i = mux.get_global_id %d0
+  %v = memref.load %tile[%l] : memref<16xvector<4xf32>, 3>
+  memref.store %v, %output[%i] : memref<?xvector<4xf32>, 1>
+  func.return
+}
+"""
+
+
+def test_a_dma_from_a_float4_buffer_is_checked_in_vectors():
+    kernel = mux.compile(DMA4).kernel("dma4")
+    data = RNG.standard_normal((40, 4)).astype(np.float32)
+    out = np.zeros_like(data)
+    kernel(data, out, global_size=40, local_size=16)  # 16, 16, 8
+    np.testing.assert_array_equal(out, data)
+    with pytest.raises(mux.LaunchError) as error:
+        kernel(data[:39].copy(), out, global_size=40, local_size=16)
+    assert (
+        "argument 'input': the array has 39 elements of vector<4xf32>, the launch "
+        "needs at least 40: work-item (39) accesses element 39"
+    ) in str(error.value)
