@@ -31,13 +31,15 @@ class ArgumentProblem(ValueError):
 
 def numpy_kinds(type_: Attribute) -> tuple[str, int] | None:
     """(numpy kind letters, item size) accepted for elements of the scalar type
-    `type_`, None if no numpy type holds it. Signless integers accept signed and
-    unsigned arrays of their width."""
+    `type_`, None if no numpy type holds it (an `i24`). Signless integers accept
+    signed and unsigned arrays of their width."""
     if isinstance(type_, IndexType):
         return "iu", 8
     if isinstance(type_, IntegerType):
         width = type_.width.data
-        return ("b", 1) if width == 1 else ("iu", max(1, width // 8))
+        if width == 1:
+            return "b", 1
+        return ("iu", width // 8) if width in (8, 16, 32, 64) else None
     if isinstance(type_, AnyFloat) and type(type_) in FLOATS:
         return "f", np.dtype(FLOATS[type(type_)]).itemsize
     return None
@@ -50,9 +52,7 @@ def numpy_dtype(type_: Attribute) -> np.dtype | None:
     if kinds is None:
         return None
     letters, size = kinds
-    if letters == "b":
-        return np.dtype(bool)
-    return np.dtype(f"{letters[0]}{size}") if size in (1, 2, 4, 8) else None
+    return np.dtype(bool) if letters == "b" else np.dtype(f"{letters[0]}{size}")
 
 
 def convert(type_: Attribute, value: Any) -> Any:

@@ -427,3 +427,24 @@ def test_a_dma_from_a_float4_buffer_is_checked_in_vectors():
         "argument 'input': the array has 39 elements of vector<4xf32>, the launch "
         "needs at least 40: work-item (39) accesses element 39"
     ) in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("type_", "message"),
+    [
+        ("i24", "parameter 'a': the runtime cannot pass an i24"),
+        ("vector<4xi24>", "parameter 'a': the runtime cannot pass a vector<4xi24>"),
+        (
+            "memref<?xvector<2xi24>, 1>",
+            "parameter 'a': no numpy type for vector<2xi24>",
+        ),
+    ],
+)
+def test_types_numpy_has_no_twin_for_are_refused_by_name(type_, message):
+    source = (
+        f'func.func @k(%a: {type_}) attributes {{mux.kernel = "entry-point"}} {{\n'
+        "  func.return\n}"
+    )
+    with pytest.raises(mux.LaunchError) as error:
+        mux.compile(source).kernel("k")
+    assert str(error.value) == message
