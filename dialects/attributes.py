@@ -35,6 +35,9 @@ spec                           our attribute (accessor)
                                (`barrier_schedule`)
 (ours: no spec name)           `mux.local_vars_param = array<i64: 2, 1088, 16>`
                                (`LOCAL_VARS_PARAM`)
+LLVM's byval(<type>)           the argument attribute `mux.byval = <type>` of a
+                               kernel's `!llvm.ptr` parameter (`byval_type`,
+                               `set_byval_type`)
 =============================  ==============================================
 
 `verify_mux_attributes` checks every `mux.` attribute of a module; `mux-opt` runs it on
@@ -50,6 +53,7 @@ from typing import Generic, NamedTuple, TypeVar
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
+    DictionaryAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -429,6 +433,45 @@ def barrier_schedule(
     when it has none."""
     schedule = barrier.schedule
     return BarrierSchedule.UNORDERED if schedule is None else schedule.data
+
+
+# --------------------------------------------------------------------------------------
+# Argument attributes.
+# --------------------------------------------------------------------------------------
+
+BYVAL = "mux.byval"
+"""The argument attribute of a kernel's `!llvm.ptr` parameter that points to a
+value passed by value (LLVM's `byval(<type>)`, how spir64 passes an OpenCL C
+struct): the value's type. The runtime builds and checks that value
+(`mux.arguments`); its alignment is the parameter's `llvm.align`. Not
+`llvm.byval`: the backend would make that a typed pointer."""
+
+
+def byval_type(fn: Operation, index: int) -> Attribute | None:
+    """The `mux.byval` type of parameter `index` of function `fn`, None if it has
+    none."""
+    arg_attrs = fn.properties.get("arg_attrs")
+    if not isinstance(arg_attrs, ArrayAttr) or index >= len(arg_attrs.data):
+        return None
+    attrs = arg_attrs.data[index]
+    return attrs.data.get(BYVAL) if isinstance(attrs, DictionaryAttr) else None
+
+
+def set_byval_type(fn: Operation, index: int, type_: Attribute, align: int) -> None:
+    """Marks parameter `index` of `fn` (a `func.func`) a pointer to a value of
+    `type_` passed by value, aligned to `align` bytes (`llvm.align`)."""
+    count = len(fn.function_type.inputs.data)  # type: ignore[attr-defined]
+    arg_attrs = fn.properties.get("arg_attrs")
+    dicts = (
+        list(arg_attrs.data)
+        if isinstance(arg_attrs, ArrayAttr)
+        else [DictionaryAttr({})] * count
+    )
+    entries = dict(dicts[index].data)  # type: ignore[attr-defined]
+    entries[BYVAL] = type_
+    entries["llvm.align"] = IntegerAttr(align, i64)
+    dicts[index] = DictionaryAttr(entries)
+    fn.properties["arg_attrs"] = ArrayAttr(dicts)
 
 
 def verify_mux_attributes(root: Operation) -> None:

@@ -6,12 +6,13 @@
                                            # (mux.KernelNotFound if none is "vadd")
     k(a, b, c, global_size=1000, local_size=64, global_offset=0)
 
-See `mux.api` for the contract, `mux.runtime` for how a launch runs.
+See `mux.api` for the contract, `mux.arguments` for what each kernel parameter
+takes, `mux.runtime` for how a launch runs.
 """
 
 from mux.api import Kernel, Program, compile, load
+from mux.arguments import LocalBuffer
 from mux.errors import CompileError, KernelNotFound, LaunchError
-from mux.runtime import LocalBuffer
 
 __all__ = [
     "CompileError",

@@ -35,6 +35,7 @@ from lowering.common.compile_options import CompileOptions, OptionError
 from lowering.common.device import HOST
 from lowering.compute_local_memory_usage import local_memory_usage
 from mux.access_bounds import KernelBounds
+from mux.arguments import kernel_params, packed_struct
 from mux.compiler import (
     CompiledKernel,
     KernelVariant,
@@ -49,10 +50,8 @@ from mux.frontend.languages import language_of, read_source, to_mlir
 from mux.runtime import (
     check_ndrange,
     default_local_size,
-    kernel_params,
     launch,
     ndrange_sizes,
-    packed_struct,
 )
 
 
@@ -234,7 +233,10 @@ class Kernel:
         program's."""
 
     def __repr__(self) -> str:
-        params = ", ".join(f"{p.name}: {p.type}" for p in self.params)
+        params = ", ".join(
+            f"{p.name}: {p.type}" + (f" (byval {p.byval})" if p.byval else "")
+            for p in self.params
+        )
         return f"<mux.Kernel {self.name}({params})>"
 
     # The spec's sub-group queries (mux-compiler-spec.rst, "BaseKernel::query*").
@@ -307,8 +309,10 @@ class Kernel:
         sum of both or the number of work-items over the device's `size_t`
         (`mux.runtime.SIZE_MAX`), an argument that does not fit its parameter.
         Scalar arguments convert as C's implicit conversions do
-        (`mux.runtime.Param._pack_scalar`): an integer whose value fits, a real
-        rounded to a float parameter's type, a bool for an i1 only.
+        (`mux.conversions.convert`): an integer whose value fits, a real
+        rounded to a float parameter's type, a bool for an i1 only. What each
+        kind of parameter takes (buffers of vectors, vectors and structs passed by
+        value) is `mux.arguments`.
 
         Buffers are checked against what the launch accesses
         (`mux.access_bounds`): an array or a `LocalBuffer` with fewer elements than
@@ -343,6 +347,17 @@ class Kernel:
         threads = (os.cpu_count() or 1) if threads is None else threads
         if not isinstance(threads, int) or threads < 1:
             raise LaunchError(f"threads: a positive int, got {threads!r}")
+        packed, owners = self._pack(args)
+        self._bounds.check(args, global_size, local_size, global_offset)
+        uniform = all(g % s == 0 for g, s in zip(global_size, local_size, strict=True))
+        compiled = self.compiled(local_size if uniform else None)
+        launch(compiled.hook, packed, global_size, local_size, global_offset, threads)
+        del owners  # the structs' copies lived as long as the launch
+
+    def _pack(self, args: tuple[Any, ...]) -> tuple[Any, list[Any]]:
+        """The packed argument struct of `args`, and what must live as long as
+        the launch; LaunchError if an argument does not fit its parameter
+        (`mux.arguments.Param.pack`) or local memory is short."""
         if len(args) != len(self.params):
             names = ", ".join(p.name for p in self.params)
             raise LaunchError(
@@ -351,10 +366,12 @@ class Kernel:
             )
         packed = self._struct()
         local_bytes = 0
+        owners = []
         for index, (param, value) in enumerate(zip(self.params, args, strict=True)):
-            field, nbytes = param.pack(value)
+            field, nbytes, owner = param.pack(value)
             setattr(packed, f"f{index}", field)
             local_bytes += nbytes
+            owners.append(owner)
         if local_bytes + self.local_mem_usage > HOST.local_memory_size:
             variables = (
                 f" and the kernel's module-scope variables for {self.local_mem_usage}"
@@ -365,7 +382,4 @@ class Kernel:
                 f"local memory: the arguments ask for {local_bytes} bytes per "
                 f"work-group{variables}, the device has {HOST.local_memory_size}"
             )
-        self._bounds.check(args, global_size, local_size, global_offset)
-        uniform = all(g % s == 0 for g, s in zip(global_size, local_size, strict=True))
-        compiled = self.compiled(local_size if uniform else None)
-        launch(compiled.hook, packed, global_size, local_size, global_offset, threads)
+        return packed, owners

@@ -4,10 +4,12 @@
 
 Arguments follow the kernel's parameters, in order; each is
 
-- a number, for a scalar parameter (`3`, `-1`, `2.5`);
+- a number, for a scalar parameter (`3`, `-1`, `2.5`); comma-separated numbers
+  for a vector (`1,2,3,4` for a `float4`);
 - for a buffer: `zeros:N`, `ones:N`, `range:N` (0, 1, ..., N-1), `random:N` or
   `random:N:SEED` (uniform in [0, 1) for floats, in [0, 100) for integers; seed 0 by
-  default), or the path of a `.npy` file; the element type is the parameter's;
+  default), or the path of a `.npy` file; the element type is the parameter's (N
+  elements of a `float4` buffer are an N x 4 array);
 - for a local-memory buffer: `local:BYTES`.
 
 Sizes are one to three comma-separated integers (`--global 64,32`). `--fast`,
@@ -27,25 +29,23 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, MemRefType
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    VectorType,
+)
 
 import mux
 from lowering.common.compile_options import CompileOptions, OptionError
 from mux.api import load_program
+from mux.arguments import Param
 from mux.errors import file_error
-from mux.runtime import Param, _numpy_kinds
 
 
 class ArgumentError(Exception):
     """A command-line argument that does not fit its kernel parameter."""
-
-
-def _dtype(param: Param) -> np.dtype:
-    type_ = (
-        param.type.element_type if isinstance(param.type, MemRefType) else param.type
-    )
-    kinds, size = _numpy_kinds(type_) or ("", 0)
-    return np.dtype(f"{kinds[0]}{size}") if kinds != "b" else np.dtype(bool)
 
 
 def parse_argument(param: Param, spec: str) -> Any:
@@ -58,16 +58,24 @@ def parse_argument(param: Param, spec: str) -> Any:
                 f"number), got '{spec}'"
             )
         return mux.LocalBuffer(int(size))
-    if not isinstance(param.type, MemRefType):
+    if param.byval is not None:
+        raise ArgumentError(
+            f"'{param.name}' is a struct passed by value, which mux-run does not "
+            "build: launch the kernel from Python, with a numpy record"
+        )
+    if isinstance(param.type, VectorType):
         try:
-            if isinstance(param.type, AnyFloat):
-                return float(spec)
-            if isinstance(param.type, IntegerType | IndexType):
-                return int(spec, 0)
-        except ValueError:
-            pass
-        raise ArgumentError(f"'{param.name}' is {param.describe()}, got '{spec}'")
-    dtype = _dtype(param)
+            return [_number(param, param.type.element_type, s) for s in spec.split(",")]
+        except ArgumentError:
+            lanes = param.type.get_shape()[0]
+            raise ArgumentError(
+                f"'{param.name}' is a {param.type}: give its {lanes} numbers, comma "
+                f"separated, got '{spec}'"
+            ) from None
+    if not isinstance(param.type, MemRefType):
+        return _number(param, param.type, spec)
+    dtype = param.dtype
+    assert dtype is not None  # the kernel's parameters all have one
     if spec.endswith(".npy"):
         return _load_npy(param, spec)
     kind, _, rest = spec.partition(":")
@@ -89,6 +97,18 @@ def parse_argument(param: Param, spec: str) -> Any:
         ) from None
 
 
+def _number(param: Param, type_: object, spec: str) -> Any:
+    """The number `spec` for a scalar (or a vector's lane) of `type_`."""
+    try:
+        if isinstance(type_, AnyFloat):
+            return float(spec)
+        if isinstance(type_, IntegerType | IndexType):
+            return int(spec, 0)
+    except ValueError:
+        pass
+    raise ArgumentError(f"'{param.name}' is {param.describe()}, got '{spec}'")
+
+
 def _load_npy(param: Param, path: str) -> np.ndarray:
     try:
         array = np.load(path)  # no pickles: only arrays of plain numbers
@@ -104,16 +124,18 @@ def _load_npy(param: Param, path: str) -> np.ndarray:
 
 
 def _buffer(kind: str, n: int, seed: int, dtype: np.dtype) -> np.ndarray:
+    """`n` elements of `dtype` (a vector's lanes are the last axis)."""
+    shape, base = (n, *dtype.shape), dtype.base
     if kind == "zeros":
-        return np.zeros(n, dtype)
+        return np.zeros(shape, base)
     if kind == "ones":
-        return np.ones(n, dtype)
+        return np.ones(shape, base)
     if kind == "range":
-        return np.arange(n).astype(dtype)
+        return np.arange(np.prod(shape)).astype(base).reshape(shape)
     rng = np.random.default_rng(seed)
-    if dtype.kind == "f":
-        return rng.random(n).astype(dtype)
-    return rng.integers(0, 100, n).astype(dtype)
+    if base.kind == "f":
+        return rng.random(shape).astype(base)
+    return rng.integers(0, 100, shape).astype(base)
 
 
 def _sizes(text: str) -> tuple[int, ...]:

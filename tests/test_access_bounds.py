@@ -12,8 +12,8 @@ from xdsl.dialects import func
 
 import mux
 from mux.access_bounds import KernelBounds, Launch
+from mux.arguments import kernel_params
 from mux.compiler import parse
-from mux.runtime import kernel_params
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 

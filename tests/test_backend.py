@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IntAttr, IntegerAttr, ModuleOp, i1
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -108,6 +108,25 @@ def test_address_spaces_are_flat_in_llvm_ir_only():
     assert "define void @axpb(ptr %x, ptr %y, i64 %n)" in text.replace('"', "")
     # The input module keeps the spec's address spaces.
     assert "!llvm.ptr<1>" in str(module)
+
+
+def test_a_false_and_a_zero_stay_apart_when_pointers_are_flattened():
+    # IntAttr(False) == IntAttr(0) in Python (and they hash alike): a memo keyed
+    # by equality gave the zeros met after a boolean its IntAttr, printed
+    # `i64 false` (invalid LLVM IR).
+    module = parse(
+        """
+        llvm.func @f(%p: !llvm.ptr<1>) -> i64 {
+          %z = llvm.mlir.constant(0 : i64) : i64
+          %o = llvm.mlir.constant(1 : i64) : i64
+          %s = llvm.add %z, %o : i64
+          llvm.return %s : i64
+        }
+        """
+    )
+    # a boolean built from a Python bool, met first (the module is walked first)
+    module.attributes["test.flag"] = IntegerAttr.new([IntAttr(False), i1])
+    assert "add i64 0, 1" in translate(module)
 
 
 def test_blocks_translated_in_dominance_order():

@@ -90,14 +90,25 @@ def storage(type_: Attribute) -> tuple[int, int]:
         size, alignment = storage(type_.type)
         return size * type_.size.data, alignment
     if isinstance(type_, llvm.LLVMStructType):
-        offset, alignment = 0, 1
-        for member in type_.types.data:
-            size, align = storage(member)
-            offset = round_up(offset, align) + size
-            alignment = max(alignment, align)
-        return round_up(offset, alignment), alignment
+        members = type_.types.data
+        offsets = member_offsets(type_)
+        end = offsets[-1] + storage(members[-1])[0] if members else 0
+        alignment = max((storage(m)[1] for m in members), default=1)
+        return round_up(end, alignment), alignment
     scalar = memory_type(convert_type(type_))
     alignment = natural_alignment(scalar)
     lanes = scalar.get_shape()[0] if isinstance(scalar, VectorType) else 1
     bits = bit_width(element_type(scalar)) * lanes
     return round_up(max(1, -(-bits // 8)), alignment), alignment
+
+
+def member_offsets(type_: llvm.LLVMStructType) -> list[int]:
+    """The offset in bytes of each member of the struct `type_` in LLVM's natural
+    layout: each at the next multiple of its alignment."""
+    offsets, offset = [], 0
+    for member in type_.types.data:
+        size, align = storage(member)
+        offset = round_up(offset, align)
+        offsets.append(offset)
+        offset += size
+    return offsets

@@ -42,8 +42,8 @@ from mux.access_bounds.termination import (
     OutOfSteps,
     Unknowable,
 )
+from mux.arguments import Param
 from mux.errors import LaunchError
-from mux.runtime import LocalBuffer, Param
 
 _CACHE_SIZE = 256
 """Launch shapes whose analysis a kernel keeps."""
@@ -237,10 +237,8 @@ class KernelBounds:
         if fixed is not None:
             return fixed
         buffer = self.buffers[key[0]]
-        value = args[buffer.position]
-        if isinstance(value, LocalBuffer):
-            return value.nbytes // buffer.itemsize
-        return value.size
+        # an array's bytes too: a float4 buffer's elements are rows of 4 floats
+        return args[buffer.position].nbytes // buffer.itemsize
 
     def _refuse(
         self, args: Sequence[Any], key: Key, shape: _Shape, launch: Launch

@@ -37,7 +37,7 @@ from dialects import mux
 from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
 from lowering.common.layout import storage
 from mux.access_bounds.intervals import Itv, width_of
-from mux.runtime import Param
+from mux.arguments import Param
 
 ACCESS_OPS = {
     "memref.load": "memref",
@@ -273,8 +273,10 @@ def _variable_label(op: Operation, type_: MemRefType) -> str:
 
 
 def scalar_size(element: Any) -> int | None:
-    """The bytes of an integer or float type, None for another type."""
-    if width_of(element) is None and str(element) not in ("f16", "bf16", "f32", "f64"):
+    """The bytes of an integer or float type, or of a vector of them in memory (a
+    3-element one as 4: a `float3*` steps 16 bytes), None for another type."""
+    scalar = element.element_type if isinstance(element, VectorType) else element
+    if width_of(scalar) is None and str(scalar) not in ("f16", "bf16", "f32", "f64"):
         return None
     return itemsize(element)
 

@@ -12,10 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from xdsl.dialects.builtin import VectorType
+
 from mux.access_bounds.intervals import Itv
 from mux.access_bounds.launch import Launch, WorkItem
 from mux.access_bounds.memory import Buffer, type_text
-from mux.runtime import LocalBuffer
+from mux.arguments import LocalBuffer
 
 
 @dataclass(frozen=True)
@@ -77,8 +79,10 @@ def _too_short(buffer: Buffer, has: int, found: Found, item: str, value: Any) ->
             f"needs {exactly}{need * buffer.itemsize} bytes ({need} elements): "
             f"{item} accesses element {must[1]}"
         )
+    element = buffer.type.element_type
+    of = f" of {element}" if isinstance(element, VectorType) else ""
     return (
-        f"{buffer.label}: the array has {has} elements, the launch needs "
+        f"{buffer.label}: the array has {has} elements{of}, the launch needs "
         f"{exactly}{need}: {item} accesses element {must[1]}"
     )
 

@@ -278,7 +278,8 @@ def _bare_pointer(run: Interp, op: Operation, env: Env) -> None:
 
 def _gep(run: Interp, op: Any, env: Env) -> None:
     """`llvm.getelementptr` of a pointer into a buffer with one index over a
-    scalar element type: the offset moves by index * the element's size."""
+    scalar or vector element type: the offset moves by index * the element's
+    size."""
     result = op.results[0]
     env[result] = None
     raw = list(op.rawConstantIndices.iter_values())

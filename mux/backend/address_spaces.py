@@ -16,7 +16,7 @@ import functools
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, ModuleOp
-from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.ir import Attribute, Data, ParametrizedAttribute
 from xdsl.rewriter import Rewriter
 
 
@@ -48,6 +48,10 @@ def flatten_address_spaces(module: ModuleOp) -> ModuleOp:
 def _flat_type(attribute: Attribute, memo: dict[Attribute, Attribute]) -> Attribute:
     """`attribute` with every pointer type in address space 0; `attribute` itself
     (the same object) when it holds no pointer of another space."""
+    if isinstance(attribute, Data) and not isinstance(attribute, ArrayAttr):
+        # No type in it, and not memoised: IntAttr(False) == IntAttr(0) in
+        # Python, so the memo would give a zero the boolean's (`i64 false`).
+        return attribute
     if (known := memo.get(attribute)) is not None:
         return known
     flat = attribute

@@ -85,7 +85,10 @@ def _import_module(module: binding.ModuleRef, text: str, file: str) -> ModuleOp:
         header = _header(str(function))
         kernel = None
         if " spir_kernel " in header:
-            kernel = kernels.Kernel(kernels.kernel_metadata(header, nodes))
+            kernel = kernels.Kernel(
+                kernels.kernel_metadata(header, nodes),
+                kernels.byval_parameters(function, structs),
+            )
         source = FunctionSource(file, lines.get(name, []), locations)
         ops.append(
             import_function(

@@ -3,14 +3,24 @@
 (`mux.reqd_work_group_size`, `mux.reqd_sub_group_size`), the OpenCL metadata the
 spec has no attribute for kept as `opencl.<name>` attributes, and its pointer
 parameters to global, constant and local memory as `memref<?xT, AS>` with T
-from `kernel_arg_base_type`."""
+from `kernel_arg_base_type` (a vector type for `float4*`: the runtime takes an
+array whose last axis is the lanes).
+
+A struct passed by value is, in spir64's ABI, a pointer parameter with LLVM's
+`byval(<type>)` attribute. It stays an `!llvm.ptr` marked `mux.byval = <type>`
+(and `llvm.align`), for the runtime, which passes a pointer to its copy of the
+user's value. `byval` means the kernel owns its copy, and one copy serves every
+work-item of the launch; so when the kernel may write it (the parameter is not
+`readonly`), each work-item copies it into a private `llvm.alloca` at entry and
+uses that."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from xdsl.dialects import func
+from llvmlite import binding
+from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
@@ -28,13 +38,18 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.llvm import LLVMPointerType
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, BlockArgument
+from xdsl.rewriter import InsertPoint, Rewriter
 
+from dialects import llvmx
 from dialects.attributes import (
     REQD_SUB_GROUP_SIZE,
     REQD_WORK_GROUP_SIZE,
+    set_byval_type,
     set_is_kernel_entry_point,
 )
+from lowering.common.layout import storage
+from mux.frontend.llvm_import.text import parse_type
 
 MetadataItem = int | str
 """One operand of a metadata node: `i32 1` or `!"float*"` (others are kept as
@@ -101,11 +116,41 @@ def element_type(base_type: str) -> Attribute:
     return VectorType(scalar, [int(match.group(2))]) if match.group(2) else scalar
 
 
+@dataclass(frozen=True)
+class ByVal:
+    """A parameter passed by value behind a pointer: LLVM's `byval(<type>)`."""
+
+    type: Attribute
+    align: int
+    """The parameter's `align` attribute (bytes), else the type's own."""
+    written: bool
+    """The kernel may write it: the parameter is neither readonly nor readnone."""
+
+
+def byval_parameters(
+    function: binding.ValueRef, structs: dict[str, Attribute]
+) -> dict[int, ByVal]:
+    """The `byval` parameters of `function`, by position."""
+    found = {}
+    for index, argument in enumerate(function.arguments):
+        attributes = [a.decode() for a in argument.attributes]
+        types = [a[6:-1] for a in attributes if re.fullmatch(r"byval\(.*\)", a)]
+        if not types:
+            continue
+        type_ = parse_type(types[0], structs)
+        aligns = [int(a[6:]) for a in attributes if re.fullmatch(r"align \d+", a)]
+        written = not {"readonly", "readnone"} & set(attributes)
+        found[index] = ByVal(type_, aligns[0] if aligns else storage(type_)[1], written)
+    return found
+
+
 @dataclass
 class Kernel:
-    """A kernel's metadata nodes by name (`kernel_arg_base_type` -> items)."""
+    """A kernel's metadata nodes by name (`kernel_arg_base_type` -> items), and
+    its parameters passed by value behind a pointer."""
 
     metadata: dict[str, list[MetadataItem]]
+    byval: dict[int, ByVal] = field(default_factory=dict)
 
     def parameter_types(self, inputs: list[Attribute]) -> list[Attribute]:
         """The kernel's parameter types: memrefs for its buffers."""
@@ -130,6 +175,10 @@ class Kernel:
         for argument, name in zip(op.args, names, strict=False):
             if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)):
                 argument.name_hint = str(name)
+        for index, byval in self.byval.items():
+            set_byval_type(op, index, byval.type, byval.align)
+            if byval.written and op.args[index].uses:
+                _private_copy(op.args[index], byval)
         for name, items in self.metadata.items():
             if name == "reqd_work_group_size":
                 REQD_WORK_GROUP_SIZE.set(op, tuple(int(i) for i in items))
@@ -143,6 +192,17 @@ class Kernel:
                 op.attributes[f"opencl.{name}"] = ArrayAttr(
                     [StringAttr(str(i)) for i in items]
                 )
+
+
+def _private_copy(argument: BlockArgument, byval: ByVal) -> None:
+    """Each work-item's own copy of the value `argument` points to, made at entry
+    (`llvm.alloca` + `llvmx.memcpy`), in place of `argument` in the body."""
+    one = llvm.ConstantOp(IntegerAttr(1, i64), i64)
+    copy = llvm.AllocaOp(one, byval.type, byval.align)
+    size = llvm.ConstantOp(IntegerAttr(storage(byval.type)[0], i64), i64)
+    memcpy = llvmx.MemcpyOp(copy, argument, size)
+    Rewriter.insert_op([one, copy, size, memcpy], InsertPoint.at_start(argument.block))
+    argument.replace_uses_with_if(copy.res, lambda use: use.operation is not memcpy)
 
 
 def _space(type_: Attribute) -> int | None:
