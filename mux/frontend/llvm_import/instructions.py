@@ -220,11 +220,14 @@ def _alloca(values: FunctionValues, instruction: binding.ValueRef) -> None:
     text = str(instruction)
     (size,) = _operands(values, instruction)
     allocated = facts.leading_type(text, values.structs)
-    op = llvm.AllocaOp(size, allocated, facts.alignment(text) or 0)
-    if facts.alignment(text) is None:
-        del op.properties["alignment"]
-    pointer_type = result_type(values, instruction)
-    op.results[0].type = pointer_type
+    properties: dict[str, Attribute] = {"elem_type": allocated}
+    if facts.alignment(text) is not None:
+        properties["alignment"] = IntegerAttr(facts.alignment(text), i64)
+    op = llvm.AllocaOp.create(
+        operands=[size],
+        properties=properties,
+        result_types=[result_type(values, instruction)],  # its address space
+    )
     values.result(instruction, op)
 
 

@@ -1,0 +1,3 @@
+define spir_func void @sample(target("spirv.Sampler") %s) {
+  ret void
+}
