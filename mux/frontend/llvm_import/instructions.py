@@ -219,14 +219,17 @@ def _store(values: FunctionValues, instruction: binding.ValueRef) -> None:
 def _alloca(values: FunctionValues, instruction: binding.ValueRef) -> None:
     text = str(instruction)
     (size,) = _operands(values, instruction)
-    allocated = facts.leading_type(text, values.structs)
-    properties: dict[str, Attribute] = {"elem_type": allocated}
-    if facts.alignment(text) is not None:
-        properties["alignment"] = IntegerAttr(facts.alignment(text), i64)
+    properties: dict[str, Attribute] = {
+        "elem_type": facts.leading_type(text, values.structs)
+    }
+    if (alignment := facts.alignment(text)) is not None:
+        properties["alignment"] = IntegerAttr(alignment, i64)
+    # xDSL's constructor types the result as a pointer in address space 0: built
+    # with the instruction's own type instead (an alloca may be in another space).
     op = llvm.AllocaOp.create(
         operands=[size],
         properties=properties,
-        result_types=[result_type(values, instruction)],  # its address space
+        result_types=[result_type(values, instruction)],
     )
     values.result(instruction, op)
 
