@@ -20,7 +20,7 @@ vendor qualifiers: `_Z<length><name><parameter types>`, where a parameter type i
 
 So `_Z21async_work_group_copyPU3AS3Dv4_fPU3AS1KS_m9ocl_event` is
 `async_work_group_copy(__local float4 *, const __global float4 *, ulong,
-ocl_event)`: `S_` is `Dv4_f`, the first type the name completes. `demangle` returns
+event_t)`: `S_` is `Dv4_f`, the first type the name completes. `demangle` returns
 None for what it does not know (nested names, templates, other types): such a
 function is not an OpenCL builtin.
 """

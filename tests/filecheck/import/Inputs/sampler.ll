@@ -1,3 +1,0 @@
-define spir_func void @sample(target("spirv.Sampler") %s) {
-  ret void
-}
