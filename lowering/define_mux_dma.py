@@ -38,9 +38,14 @@ cross_work_group_memory)`: the other work-items wait there until the data is in
 place, and see it. (A write of local data that other work-items stored needs a
 barrier before it, as in OpenCL: work-item 0 may run ahead to the write otherwise.)
 
-Events: `!mux.dma_event` becomes `i32` everywhere (block arguments, results,
-function types). A transfer returns the event it was given, or a new one, 0; events
-carry nothing, since every copy is finished by the next barrier.
+Events: `!mux.dma_event` becomes `!llvm.ptr` everywhere (block arguments, results,
+function types). A transfer returns the event it was given, or a new one, the null
+pointer; events carry nothing, since every copy is finished by the next barrier. A
+pointer because it is how LLVM lays out clang's `target("spirv.Event")` and so how
+the LLVM IR importer types an OpenCL C `event_t`, 8 bytes apart in an array of
+events: `lower-to-mux-builtins` casts such a pointer to `!mux.dma_event` for a DMA
+op and the op's event back, and the pass folds those casts, which then cast a
+pointer to itself.
 
 Rejected, with a diagnostic: a memref operand that no bare pointer can stand for (a
 strided layout, a dynamic inner dimension), and a kernel entry point that takes or
@@ -67,10 +72,9 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     UnrealizedConversionCastOp,
     i8,
-    i32,
     i64,
 )
-from xdsl.dialects.llvm import GEPOp, LLVMPointerType
+from xdsl.dialects.llvm import GEPOp, LLVMPointerType, ZeroOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -88,7 +92,7 @@ from lowering.common.builders import build_for, build_if, const, from_index
 from lowering.common.errors import PassError, in_function
 from lowering.common.llvm_types import ConversionError, check_memref, convert_type
 
-EVENT_TYPE = i32
+EVENT_TYPE = LLVMPointerType()
 """What `!mux.dma_event` becomes."""
 
 TRANSFERS: tuple[type[Operation], ...] = tuple(
@@ -239,7 +243,9 @@ class DefineTransfer(RewritePattern):
             build_copy(inner, dst, src, op.width, _lines(op))
 
         build_if(b, first, copy)
-        event = op.event if op.event is not None else const(b, 0, EVENT_TYPE)
+        event = op.event
+        if event is None:
+            event = b.insert(ZeroOp(result_types=[EVENT_TYPE])).results[0]
         rewriter.replace(op, [], [event])
 
 
@@ -279,7 +285,9 @@ def _event_free(types: Sequence[Attribute]) -> list[Attribute]:
 
 
 def _retype_events(module: ModuleOp) -> None:
-    """Every `!mux.dma_event` value, and function type, becomes `EVENT_TYPE`."""
+    """Every `!mux.dma_event` value, and function type, becomes `EVENT_TYPE`;
+    the casts between events and pointers are then casts to the same type, and
+    go."""
     for op in list(module.walk()):
         for result in list(op.results):
             if isinstance(result.type, mux.DmaEventType):
@@ -296,3 +304,15 @@ def _retype_events(module: ModuleOp) -> None:
                     _event_free(signature.inputs.data),
                     _event_free(signature.outputs.data),
                 )
+    for op in list(module.walk()):
+        if _is_identity_cast(op):
+            Rewriter.replace_op(op, [], [op.operands[0]])
+
+
+def _is_identity_cast(op: Operation) -> bool:
+    """An `unrealized_conversion_cast` of a value to its own type."""
+    return (
+        isinstance(op, UnrealizedConversionCastOp)
+        and len(op.inputs) == len(op.outputs) == 1
+        and op.inputs[0].type == op.outputs[0].type
+    )

@@ -14,7 +14,7 @@ SIGNATURES = {
     "_Z12get_work_dimv": "get_work_dim()",
     "_Z21async_work_group_copyPU3AS3Dv4_fPU3AS1KS_m9ocl_event": (
         "async_work_group_copy(__local float4 *, __global const float4 *, ulong, "
-        "ocl_event)"
+        "event_t)"
     ),
     "_Z25atomic_fetch_add_explicitPU3AS1VU7_Atomicii12memory_order12memory_scope": (
         "atomic_fetch_add_explicit(__global volatile atomic_int *, int, "

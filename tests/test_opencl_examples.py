@@ -5,10 +5,12 @@ compared element for element (the twins keep the MLIR's order of float operation
 FP_CONTRACT is off where it matters).
 
 Launch shapes cover partial work-groups, offsets, 1 and 2 dimensions and local size 1.
-The twins that need an intrinsic the importer does not declare yet (stencil2d), a
-builtin of the maths library (scale_rows) or the DMA builtins (dma_tile) are the next
-session's (issue 15's closing note). sgemm_tiled's barriers in a loop
-found that the uniformity analysis did not know `llvm.br`'s block arguments."""
+The twins that need an intrinsic the importer does not declare yet (stencil2d) or a
+builtin of the maths library (scale_rows) are the next session's (issue 15's closing
+note). sgemm_tiled's barriers in a loop found that the uniformity analysis did not
+know `llvm.br`'s block arguments; dma_tile's async copies in a loop, that
+lower-to-mux-builtins replaced a copy with the count of a get_local_size call it had
+already replaced."""
 
 from __future__ import annotations
 
@@ -138,6 +140,22 @@ CASES = [
         (3, 2, 1),
         (0, 0, 0),
     ),
+]
+
+
+def image(width: int, height: int) -> Callable[[], list]:
+    """dma_tile's arguments for an image of `width` x `height`."""
+    return lambda: [
+        floats(width * height),
+        np.zeros(width * height, np.float32),
+        np.uint64(width),
+    ]
+
+
+CASES += [
+    Case("dma_tile", image(48, 32), (48, 32), (16, 16), (0, 0)),
+    Case("dma_tile", image(37, 21), (37, 21), (16, 8), (0, 0)),
+    Case("dma_tile", image(5, 3), (5, 3), (1, 1), (0, 0)),
 ]
 
 

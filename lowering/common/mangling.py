@@ -20,7 +20,7 @@ vendor qualifiers: `_Z<length><name><parameter types>`, where a parameter type i
 
 So `_Z21async_work_group_copyPU3AS3Dv4_fPU3AS1KS_m9ocl_event` is
 `async_work_group_copy(__local float4 *, const __global float4 *, ulong,
-ocl_event)`: `S_` is `Dv4_f`, the first type the name completes. `demangle` returns
+event_t)`: `S_` is `Dv4_f`, the first type the name completes. `demangle` returns
 None for what it does not know (nested names, templates, other types): such a
 function is not an OpenCL builtin.
 """
@@ -61,6 +61,9 @@ UNSIGNED = frozenset("bhtjm")
 FLOATS = frozenset(("f", "d", "Dh"))
 ENUM_TYPES = frozenset(("memory_order", "memory_scope", "cl_mem_fence_flags"))
 """Named types that are enums, `i32` at the LLVM level."""
+EVENT = "ocl_event"
+"""OpenCL C's `event_t`: a pointer (address space 0) at the LLVM level, as LLVM
+lays out clang's `target("spirv.Event")` (mux/frontend/llvm_import/events.py)."""
 _SPACE_NAMES = {1: "__global", 2: "__constant", 3: "__local", 4: "__generic"}
 
 
@@ -107,14 +110,15 @@ class MangledType:
             text = f"atomic_{self.element}"
         else:
             text = self.name if self.code == "N" else BUILTIN_TYPES[self.code][0]
+            text = "event_t" if text == EVENT else text
         words = [_SPACE_NAMES.get(self.address_space, "")] if self.address_space else []
         words += [*sorted(self.qualifiers), text]
         return " ".join(words)
 
     def llvm_type(self) -> Attribute | None:
         """The type an argument of this type has at the LLVM level (`i32`,
-        `vector<4xf32>`, `!llvm.ptr<3>`), None for a type without one here (an
-        event, `void`)."""
+        `vector<4xf32>`, `!llvm.ptr<3>`, an event's `!llvm.ptr`), None for a type
+        without one here (`void`, a named type not known here)."""
         if self.code == "P":
             return pointer_type(self.element.address_space if self.element else 0)
         if self.code == "Dv" and self.element is not None:
@@ -122,6 +126,8 @@ class MangledType:
             return None if element is None else VectorType(element, [self.length])
         if self.code == "_Atomic" and self.element is not None:
             return self.element.llvm_type()
+        if self.code == "N" and self.name == EVENT:
+            return pointer_type(0)
         if self.code == "N":
             return IntegerType(32) if self.name in ENUM_TYPES else None
         if self.code == "v":

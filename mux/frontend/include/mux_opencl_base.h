@@ -317,6 +317,30 @@ typedef enum memory_scope {
 #define CLK_FILTER_NEAREST 0x10
 #define CLK_FILTER_LINEAR 0x20
 
+/* ---- cl_khr_extended_async_copies (OpenCL extension) --------------------- */
+/* clang's tables do not have this extension's functions: declared here, with the
+ * extension's macro, so that lower-to-mux-builtins makes them the 2-D and 3-D DMA
+ * transfers. Offsets, line lengths and plane areas count elements of
+ * num_bytes_per_element bytes. */
+#define cl_khr_extended_async_copies 1
+#define MUX_EXTENDED_COPIES(DST, SRC)                                          \
+  event_t __attribute__((overloadable)) async_work_group_copy_2D2D(            \
+      DST void *dst, size_t dst_offset, const SRC void *src,                   \
+      size_t src_offset, size_t num_bytes_per_element,                         \
+      size_t num_elements_per_line, size_t num_lines,                          \
+      size_t src_total_line_length, size_t dst_total_line_length,              \
+      event_t event);                                                          \
+  event_t __attribute__((overloadable)) async_work_group_copy_3D3D(            \
+      DST void *dst, size_t dst_offset, const SRC void *src,                   \
+      size_t src_offset, size_t num_bytes_per_element,                         \
+      size_t num_elements_per_line, size_t num_lines, size_t num_planes,       \
+      size_t src_total_line_length, size_t src_total_plane_area,               \
+      size_t dst_total_line_length, size_t dst_total_plane_area,               \
+      event_t event);
+MUX_EXTENDED_COPIES(__local, __global)
+MUX_EXTENDED_COPIES(__global, __local)
+#undef MUX_EXTENDED_COPIES
+
 /* ---- Attributes (6.7.2) --------------------------------------------------- */
 #define __kernel_exec(X, typen)                                                \
   __kernel __attribute__((work_group_size_hint(X, 1, 1)))                      \

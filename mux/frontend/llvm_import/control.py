@@ -11,7 +11,7 @@ from xdsl.dialects import llvm
 from xdsl.ir import Block, SSAValue
 
 from dialects import llvmx
-from mux.frontend.llvm_import import facts
+from mux.frontend.llvm_import import events, facts
 from mux.frontend.llvm_import.values import FunctionValues, Refusal
 
 
@@ -29,7 +29,9 @@ def successors(block: binding.ValueRef) -> list[binding.ValueRef]:
     """The blocks `block`'s terminator may jump to."""
     *_, terminator = block.instructions
     return [
-        o for o in terminator.operands if o.value_kind == binding.ValueKind.basic_block
+        o
+        for o in terminator.operands
+        if events.value_kind(o) == binding.ValueKind.basic_block
     ]
 
 

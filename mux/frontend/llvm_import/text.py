@@ -30,6 +30,8 @@ from xdsl.dialects.llvm import (
 )
 from xdsl.ir import Attribute
 
+from mux.frontend.llvm_import import events
+
 
 class TextError(ValueError):
     """Text the importer cannot read; the message says what was expected."""
@@ -164,9 +166,26 @@ class Cursor:
             return IntegerType(int(name[1:]))
         if name.startswith("%") and name[1:] in self.structs:
             return self.structs[name[1:]]
-        if name == "target" or name.startswith("%"):
+        if name == "target":
+            return self._target_type()
+        if name.startswith("%"):
             raise TextError(f"type '{name}' is not supported")
         raise TextError(f"unknown type '{name}'")
+
+    def _target_type(self) -> Attribute:
+        """`target("name", ...)`, after `target` (`events.py`)."""
+        start = self.pos
+        self.expect("(")
+        end = self.text.find(")", self.pos)
+        if end < 0:
+            raise TextError(f"expected ')' at '{self.text[self.pos :][:30]}'")
+        self.pos = end + 1
+        type_ = events.target_type(self.text[start + 1 : end])
+        if type_ is None:
+            raise TextError(
+                f"type 'target{self.text[start : end + 1]}' is not supported"
+            )
+        return type_
 
     # ------------------------------------------------------------- constants
 

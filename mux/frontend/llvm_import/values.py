@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from dialects import llvmx
-from mux.frontend.llvm_import import facts
+from mux.frontend.llvm_import import events, facts
 from mux.frontend.llvm_import.text import Constant, TextError
 
 GlobalAccess = Callable[[str], SSAValue]
@@ -75,9 +75,10 @@ class FunctionValues:
         found = self.values.get(value)
         if found is not None:
             return found
-        if value.value_kind == binding.ValueKind.global_variable:
+        kind = events.value_kind(value)
+        if kind == binding.ValueKind.global_variable:
             return self.global_pointer(value.name)
-        if value.value_kind == binding.ValueKind.function:
+        if kind == binding.ValueKind.function:
             raise Refusal(f"a function used as a value ({value.name})")
         if not value.is_constant:
             raise Refusal(f"an operand defined later or elsewhere: {str(value)[:60]}")

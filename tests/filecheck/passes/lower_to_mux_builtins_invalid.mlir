@@ -91,3 +91,28 @@ func.func @dynamic_order(%order: i32) {
 }
 // CHECK-NEXT: {{^}}//{{ }}-----
 // CHECK-NEXT: lower-to-mux-builtins: call of atomic_work_item_fence(uint, memory_order, memory_scope) in 'dynamic_order': the memory_order argument must be a constant
+
+// -----
+
+// wait_group_events names each event it waits on: num_events must be a constant.
+func.func private @_Z17wait_group_eventsiP9ocl_event(i32, !llvm.ptr)
+func.func @dynamic_events(%n: i32, %events: !llvm.ptr) {
+  func.call @_Z17wait_group_eventsiP9ocl_event(%n, %events) : (i32, !llvm.ptr) -> ()
+  func.return
+}
+// CHECK-NEXT: {{^}}//{{ }}-----
+// CHECK-NEXT: lower-to-mux-builtins: call of wait_group_events(int, event_t *) in 'dynamic_events': num_events must be a constant (mux.dma_wait names each event it waits on)
+
+// -----
+
+// An async copy is between global and local memory.
+func.func private @_Z21async_work_group_copyPU3AS1fPU3AS1Kfm9ocl_event(!llvm.ptr<1>, !llvm.ptr<1>, i64, !llvm.ptr) -> !llvm.ptr
+// CHECK-NEXT: {{^}}//{{ }}-----
+// CHECK-NEXT: lower-to-mux-builtins: @_Z21async_work_group_copyPU3AS1fPU3AS1Kfm9ocl_event is async_work_group_copy(__global float *, __global const float *, ulong, event_t): a copy is from __global to __local memory or back
+
+// -----
+
+// An event is an !llvm.ptr (as the importer types event_t).
+func.func private @_Z21async_work_group_copyPU3AS3fPU3AS1Kfm9ocl_event(!llvm.ptr<3>, !llvm.ptr<1>, i64, i32) -> i32
+// CHECK-NEXT: {{^}}//{{ }}-----
+// CHECK-NEXT: lower-to-mux-builtins: @_Z21async_work_group_copyPU3AS3fPU3AS1Kfm9ocl_event is async_work_group_copy(__local float *, __global const float *, ulong, event_t): its declaration must have the parameters (!llvm.ptr<3>, !llvm.ptr<1>, i64, !llvm.ptr), got (!llvm.ptr<3>, !llvm.ptr<1>, i64, i32) -> i32

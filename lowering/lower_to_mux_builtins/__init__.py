@@ -60,13 +60,20 @@ and the declaration goes once nothing calls it. The families:
   `logical_xor` of the extended-arithmetic extensions), made `fadd`/`smin`/`umin`/
   ... by the value's type; `all`, `any` and the logical operations take and return
   an `int`, non-zero for true.
+- **async copies** (`dma.py`): `async_work_group_copy`,
+  `async_work_group_strided_copy` and cl_khr_extended_async_copies'
+  `async_work_group_copy_2D2D`/`_3D3D`, for every gentype, are the `mux` DMA
+  reads (`__local` destination, `__global` source) and writes (the other way),
+  1-D, 2-D or 3-D, sizes in bytes; `wait_group_events(n, list)` is `mux.dma_wait`
+  on the `n` (a constant) events of `list`; `prefetch` is a hint and goes. An
+  event is an `!llvm.ptr` at the LLVM level, cast to `!mux.dma_event` for the ops.
 
 A call of a function the pass does not know stays a call (the maths library
 defines those). Diagnostics, before anything changes: a known builtin whose
 declaration does not have its types (the LLVM types of the mangled parameters, and
 its result), a builtin the mangled types do not make (`work_group_reduce_and` on
-a float), and a call whose flags, order or scope is not a constant or not a value
-of its enum.
+a float, an async copy between two `__global` pointers), and a call whose flags,
+order, scope or number of events is not a constant or not a value of its enum.
 
 Before: nothing (the IR of the LLVM IR importer or hand-written MLIR); the host
 pipeline runs it first of the mux passes. After: no call of a known OpenCL builtin
@@ -91,9 +98,8 @@ from lowering.common.builders import const, constant_int, from_index, to_index
 from lowering.common.errors import PassError, in_function
 from lowering.common.functions import callers_of, functions
 from lowering.common.mangling import Demangled, MangledType, demangle
-
-Build = Callable[[Builder], SSAValue | None]
-"""Builds the replacement of a call before it; returns its result."""
+from lowering.lower_to_mux_builtins.builtin import Build, Builtin, BuiltinError
+from lowering.lower_to_mux_builtins.dma import DMA_EVENT, dma_builtin
 
 FENCE_FLAGS = {
     1: mux.MemSemantics.WORK_GROUP_MEMORY,  # CLK_LOCAL_MEM_FENCE
@@ -117,25 +123,6 @@ MEMORY_SCOPES = {
     4: mux.MemScope.SUB_GROUP,
 }
 """OpenCL C's `memory_scope` (clang's `__OPENCL_MEMORY_SCOPE_*`) as MemScopes."""
-
-
-class BuiltinError(Exception):
-    """What is wrong with a call or declaration; the pass adds where."""
-
-
-@dataclass(frozen=True)
-class Builtin:
-    """How one OpenCL builtin is lowered.
-
-    `params` are the codes of its mangled parameters (`j`, `12memory_scope` is `N`),
-    or None when `check` looks at them; `result` is `void`, `size_t` (`i32` or
-    `i64`), `uint`, `int` or `value` (the first parameter's type)."""
-
-    params: tuple[str, ...] | None
-    result: str
-    plan: Callable[[func.CallOp, Demangled], Build]
-    check: Callable[[Demangled], str | None] = lambda d: None
-    """A reason the mangled types make no such builtin, or None."""
 
 
 def _constant(call: func.CallOp, index: int, what: str, values: dict) -> int:
@@ -306,7 +293,7 @@ def _named(d: Demangled) -> tuple[str, ...]:
 
 def find_builtin(d: Demangled) -> Builtin | None:
     """The builtin `d` is, if the pass lowers it."""
-    return BUILTINS.get((d.name, _named(d))) or group_builtin(d)
+    return BUILTINS.get((d.name, _named(d))) or group_builtin(d) or dma_builtin(d)
 
 
 def _result_fits(rule: str, d: Demangled, results: list[Attribute]) -> str | None:
@@ -315,7 +302,9 @@ def _result_fits(rule: str, d: Demangled, results: list[Attribute]) -> str | Non
         return None if not results else "no result"
     if rule == "size_t":
         return None if results in ([i32], [i64]) else "an i32 or i64 result (size_t)"
-    expected = d.params[0].llvm_type() if rule == "value" else i32
+    expected = i32
+    if rule in ("value", "event"):
+        expected = d.params[0].llvm_type() if rule == "value" else DMA_EVENT
     return None if results == [expected] else f"the result {expected}"
 
 
@@ -531,13 +520,17 @@ class LowerToMuxBuiltinsPass(ModulePass):
         if not known:
             return
         callers = callers_of(op)
-        plans = [
-            (call, _plan(call, d, builtin))
+        calls = [
+            (call, d, builtin)
             for name, (_, d, builtin) in known.items()
             for call in callers.get(name, [])
         ]
-        for call, build in plans:  # every call checked before anything changes
-            _replace(call, build)
+        for call, d, builtin in calls:  # every call checked before anything changes
+            _plan(call, d, builtin)
+        for call, d, builtin in calls:
+            # planned again: a plan holds the call's arguments, and replacing an
+            # earlier call (a get_local_size feeding a copy) replaced some of them
+            _replace(call, _plan(call, d, builtin))
         still_called = callers_of(op)
         for name, (fn, _, _) in known.items():
             if name not in still_called:
