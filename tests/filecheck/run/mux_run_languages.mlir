@@ -9,6 +9,6 @@
 // RUN: not mux-run %S/../import/Inputs/loop_sum.cl loop_sum range:8 zeros:1 8 --global 1 --build-options=-cl-std=CL9.9 2>&1 | filecheck %s --check-prefix=OPTION
 // OPTION: mux-run: {{.*}}-cl-std
 // An unknown suffix names the ones it knows.
-// RUN: printf 'BC' > %t.bc
-// RUN: not mux-run %t.bc k --global 1 2>&1 | filecheck %s --check-prefix=SUFFIX
-// SUFFIX: no language has the suffix '.bc' (known: .mlir, .ll, .cl
+// RUN: printf 'x' > %t.spv
+// RUN: not mux-run %t.spv k --global 1 2>&1 | filecheck %s --check-prefix=SUFFIX
+// SUFFIX: no language has the suffix '.spv' (known: .mlir, .ll, .bc, .cl
