@@ -214,7 +214,10 @@ class Kernel:
         self.program = program
         self.name = name
         self.function = program.function(name)
-        self.params = kernel_params(self.function)
+        try:
+            self.params = kernel_params(self.function)
+        except LaunchError as error:  # no launch could pass it: the kernel's fault
+            raise CompileError(f"kernel '{name}': {error}") from None
         self._struct = packed_struct(self.params)
         self._bounds = KernelBounds(self.function, self.params)
         try:

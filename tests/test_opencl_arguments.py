@@ -445,6 +445,6 @@ def test_types_numpy_has_no_twin_for_are_refused_by_name(type_, message):
         f'func.func @k(%a: {type_}) attributes {{mux.kernel = "entry-point"}} {{\n'
         "  func.return\n}"
     )
-    with pytest.raises(mux.LaunchError) as error:
+    with pytest.raises(mux.CompileError) as error:
         mux.compile(source).kernel("k")
-    assert str(error.value) == message
+    assert str(error.value) == f"kernel 'k': {message}"
