@@ -535,6 +535,24 @@ def test_bad_ir_raises_a_diagnostic_with_llvms_message():
         )
 
 
+def test_a_call_of_a_function_defined_nowhere_is_refused_before_it_runs():
+    """MCJIT resolves a missing symbol to address 0: the call would crash the
+    process (an OpenCL C builtin the library lacks did, `convert_float4`)."""
+    with pytest.raises(JITError, match="@defined_nowhere is called but defined"):
+        compile_ir(
+            "declare i32 @defined_nowhere(i32)\n"
+            "define i32 @f(i32 %x) {\n  %y = call i32 @defined_nowhere(i32 %x)\n"
+            "  ret i32 %y\n}\n"
+        )
+    # A C library function and an intrinsic are found.
+    compile_ir(
+        "declare float @sinf(float)\ndeclare i32 @llvm.smax.i32(i32, i32)\n"
+        "define float @g(float %x, i32 %n) {\n  %s = call float @sinf(float %x)\n"
+        "  %m = call i32 @llvm.smax.i32(i32 %n, i32 0)\n"
+        "  %f = sitofp i32 %m to float\n  %r = fadd float %s, %f\n  ret float %r\n}\n"
+    )
+
+
 def test_untranslatable_ops_are_named():
     with pytest.raises(TranslationError, match=r"cannot translate func\.func"):
         translate(parse("func.func @f() {\n  func.return\n}"))

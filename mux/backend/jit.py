@@ -194,9 +194,26 @@ def compile_ir(ir_text: str, opt_level: int = OPT_LEVEL) -> JITModule:
         module.triple = machine.triple
         module.data_layout = str(machine.target_data)
         optimize(module, opt_level)
+        _check_symbols(module)
         compiled = JITModule(module, opt_level)
         _cache[key] = compiled
         return compiled
+
+
+def _check_symbols(module: llvm.ModuleRef) -> None:
+    """Raises `JITError` if a function the optimised module still declares (and
+    so calls) is defined nowhere in the process: MCJIT would resolve it to address
+    0 and the first call would crash the process. LLVM's intrinsics are not
+    symbols; a C library function is found in the process."""
+    for function in module.functions:
+        name = function.name
+        if not function.is_declaration or name.startswith("llvm."):
+            continue
+        if not llvm.address_of_symbol(name):
+            raise JITError(
+                f"@{name} is called but defined nowhere: not by the program, nor "
+                "by the builtins the compiler provides, nor by the C library"
+            )
 
 
 def load_compiled(llvm_ir: str, object_code: bytes) -> JITModule:

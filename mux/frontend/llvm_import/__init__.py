@@ -32,6 +32,7 @@ from mux.frontend.llvm_import.functions import (
 )
 from mux.frontend.llvm_import.globals import Globals
 from mux.frontend.llvm_import.text import TextError, struct_types
+from mux.frontend.llvm_import.values import ImporterBug, Refusal
 
 KERNEL_COPY = "__clang_ocl_kern_imp_"
 """clang 22's prefix of the copy of each kernel it emits as an ordinary function
@@ -40,8 +41,9 @@ KERNEL_COPY = "__clang_ocl_kern_imp_"
 
 def import_llvm(text: str, file: str = "<llvm>") -> ModuleOp:
     """The module of our dialects for the LLVM IR `text` (named `file` in
-    diagnostics); raises CompileError when it does not parse or verify, or has an
-    instruction the importer does not take."""
+    diagnostics); raises CompileError when it does not parse or verify, or has
+    something the importer does not take, and `ImporterBug` (not a CompileError:
+    the kernel is not at fault) when the importer's own code fails on it."""
     try:
         module = binding.parse_assembly(text)
         module.verify()
@@ -50,17 +52,22 @@ def import_llvm(text: str, file: str = "<llvm>") -> ModuleOp:
         raise CompileError(f"{file}: error: invalid LLVM IR: {message}") from None
     try:
         imported = _import_module(module, text, file)
-        imported.verify()
-        return imported
-    except VerifyException as error:
-        raise CompileError(f"{file}: error: the imported module: {error}") from None
     except ImportRefusal as refusal:
         where = f"{file}:{refusal.line}" if refusal.line else file
         raise CompileError(
             f"{where}: error: cannot import `{refusal.text}`: {refusal.reason}"
         ) from None
-    except TextError as error:
+    except (Refusal, TextError) as error:  # a declaration, a global, a type
         raise CompileError(f"{file}: error: cannot import: {error}") from None
+    except ImporterBug:
+        raise
+    except Exception as error:  # our fault, not the kernel's
+        raise ImporterBug(f"{file}: {type(error).__name__}: {error}") from error
+    try:
+        imported.verify()
+    except VerifyException as error:  # LLVM verified the input: ours is wrong
+        raise ImporterBug(f"{file}: the imported module: {error}") from error
+    return imported
 
 
 def _import_module(module: binding.ModuleRef, text: str, file: str) -> ModuleOp:

@@ -219,12 +219,18 @@ def _store(values: FunctionValues, instruction: binding.ValueRef) -> None:
 def _alloca(values: FunctionValues, instruction: binding.ValueRef) -> None:
     text = str(instruction)
     (size,) = _operands(values, instruction)
-    allocated = facts.leading_type(text, values.structs)
-    op = llvm.AllocaOp(size, allocated, facts.alignment(text) or 0)
-    if facts.alignment(text) is None:
-        del op.properties["alignment"]
-    pointer_type = result_type(values, instruction)
-    op.results[0].type = pointer_type
+    properties: dict[str, Attribute] = {
+        "elem_type": facts.leading_type(text, values.structs)
+    }
+    if (alignment := facts.alignment(text)) is not None:
+        properties["alignment"] = IntegerAttr(alignment, i64)
+    # xDSL's constructor types the result as a pointer in address space 0: built
+    # with the instruction's own type instead (an alloca may be in another space).
+    op = llvm.AllocaOp.create(
+        operands=[size],
+        properties=properties,
+        result_types=[result_type(values, instruction)],
+    )
     values.result(instruction, op)
 
 

@@ -56,7 +56,7 @@ def pointer(address_space: int) -> LLVMPointerType:
 @dataclass
 class Constant:
     """A constant operand: `kind` is int, float, null, undef, poison, zero,
-    vector, array, struct, global or one of the constant expressions'
+    vector (also a `splat`), array, struct, global or one of the constant expressions'
     opcodes (getelementptr, addrspacecast, bitcast, ptrtoint, inttoptr)."""
 
     kind: str
@@ -191,6 +191,8 @@ class Cursor:
         if self.peek("-") or self.text[self.pos : self.pos + 1].isdigit():
             return self._number(type_)
         opcode = self.word()
+        if opcode == "splat":
+            return self._splat(type_)
         if opcode in ("getelementptr",):
             return self._gep(type_)
         if opcode in ("addrspacecast", "bitcast", "ptrtoint", "inttoptr"):
@@ -221,6 +223,16 @@ class Cursor:
                 elements.append(self.parse_constant())
         self.expect(close)
         return Constant(kind, type_, elements=elements)
+
+    def _splat(self, type_: Attribute) -> Constant:
+        """`splat (i32 1)`: LLVM 19's spelling of a vector whose lanes are all one
+        constant, as the vector of those lanes."""
+        if not isinstance(type_, VectorType):
+            raise TextError(f"splat of type {type_}: only vector splats are read")
+        self.expect("(")
+        lane = self.parse_constant()
+        self.expect(")")
+        return Constant("vector", type_, elements=[lane] * type_.get_shape()[0])
 
     def _gep(self, type_: Attribute) -> Constant:
         inbounds = False

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from llvmlite import binding
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    AnyFloat,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
@@ -34,6 +35,19 @@ GlobalAccess = Callable[[str], SSAValue]
 class Refusal(Exception):
     """An instruction the importer does not take: the reason; the importer adds
     which instruction and where."""
+
+
+class ImporterBug(RuntimeError):
+    """An exception of the importer's own code while importing valid LLVM IR (LLVM
+    verified it first): a bug to fix, never a diagnostic about the kernel. Its
+    message names the instruction and its line; the original exception is its
+    cause."""
+
+    def __init__(self, message: str):
+        super().__init__(
+            f"internal error of the LLVM IR importer (a bug, not a fault of the "
+            f"kernel): {message}"
+        )
 
 
 @dataclass
@@ -118,7 +132,19 @@ def _int_attr(value: int, type_: Attribute) -> IntegerAttr:
 
 
 def _zero(values: FunctionValues, c: Constant) -> SSAValue:
+    """`zeroinitializer` (or `null`): xDSL's `llvm.mlir.zero` takes only pointers
+    and aggregates, so a number or a vector of numbers is a 0 constant."""
+    if isinstance(c.type, VectorType):
+        lane = _number_zero(c.type.get_element_type())
+        lanes = [lane] * c.type.get_shape()[0]
+        return _vector(values, Constant("vector", c.type, elements=lanes))
+    if isinstance(c.type, IntegerType | AnyFloat):
+        return _scalar(values, _number_zero(c.type))
     return values.emit(llvm.ZeroOp(result_types=[c.type])).results[0]
+
+
+def _number_zero(type_: Attribute) -> Constant:
+    return Constant("int" if isinstance(type_, IntegerType) else "float", type_, 0)
 
 
 def _undef(values: FunctionValues, c: Constant) -> SSAValue:
