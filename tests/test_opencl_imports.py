@@ -6,6 +6,8 @@ work-groups."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -57,3 +59,37 @@ def test_vector_splat_constants():
     out = np.zeros(x.size, np.float32)
     run(SPLAT_OPS, "splat_ops", x, out, global_size=6)
     np.testing.assert_array_equal(out, np.float32(0.5) - ((x + 1) << 1))
+
+
+INPUTS = Path(__file__).parent / "filecheck" / "import" / "Inputs"
+
+
+def test_llvm_intrinsics_compute_what_llvm_defines():
+    """tests/filecheck/import/Inputs/intrinsics.ll: each work-item's seven integer
+    results and one float (see the file)."""
+    program = mux.compile((INPUTS / "intrinsics.ll").read_text(), language="llvm")
+    edges = [0, 1, -1, 4, 5, 6, -3, -4, 99, 100, 101, 2**31 - 1, -(2**31)]
+    x = np.array(edges + list(RNG.integers(-500, 500, 19)), np.int32)
+    out = np.zeros(7 * x.size, np.int32)
+    fout = np.zeros(x.size, np.float32)
+    program.kernel("intrinsics")(x, out, fout, global_size=x.size, local_size=8)
+    wide = x.astype(np.int64)
+    unsigned = wide & 0xFFFFFFFF
+    bits = np.array([32 - int(u).bit_length() for u in unsigned])
+    saturated = np.where((wide < 0) | (wide >= 5), wide - 5, 0)  # unsigned 64-bit
+    lanes = np.maximum(x[:, None] + np.arange(4, dtype=np.int32), 0).sum(axis=1)
+    expected = np.stack(
+        [
+            np.maximum(wide, -3),
+            np.minimum(unsigned, 100),
+            bits,
+            np.abs(wide),
+            saturated,
+            lanes,
+            wide,
+        ],
+        axis=1,
+    )
+    np.testing.assert_array_equal(out.reshape(-1, 7), expected.astype(np.int32))
+    floats = x.astype(np.float32)
+    np.testing.assert_array_equal(fout, np.abs(floats * np.float32(0.5) + 1))

@@ -13,9 +13,10 @@ the identity (`op_translators`).
 from __future__ import annotations
 
 import functools
+import re
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, ModuleOp, StringAttr
 from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.rewriter import Rewriter
 
@@ -23,13 +24,17 @@ from xdsl.rewriter import Rewriter
 def flatten_address_spaces(module: ModuleOp) -> ModuleOp:
     """`!llvm.ptr<N>` -> `!llvm.ptr` everywhere in `module` (in place): result and
     block-argument types, and types held by properties and attributes (a GEP's
-    element type, a global's type, a function's type), nested types included.
+    element type, a global's type, a function's type), nested types included; and
+    in the names of the intrinsics `llvm.call_intrinsic` calls, which spell the
+    address spaces of their pointer operands (`flat_intrinsic_name`).
 
     One walk over the IR with a memo of converted attributes: most types repeat,
     and a type with no pointer in it maps to itself at the cost of one look-up."""
     memo: dict[Attribute, Attribute] = {}
     flat = functools.partial(_flat_type, memo=memo)
     for op in module.walk():
+        if isinstance(op, llvm.CallIntrinsicOp):
+            op.intrin = StringAttr(flat_intrinsic_name(op.intrin.data))
         for result in op.results:
             if (new := flat(result.type)) is not result.type:
                 Rewriter.replace_value_with_new_type(result, new)
@@ -43,6 +48,16 @@ def flatten_address_spaces(module: ModuleOp) -> ModuleOp:
                     if (new := flat(argument.type)) is not argument.type:
                         Rewriter.replace_value_with_new_type(argument, new)
     return module
+
+
+_POINTER_IN_NAME = re.compile(r"\.p[1-9][0-9]*(?=\.|$)")
+
+
+def flat_intrinsic_name(name: str) -> str:
+    """An intrinsic's name with the pointer types it is mangled with in address
+    space 0: `llvm.memcpy.p0.p2.i64` -> `llvm.memcpy.p0.p0.i64` (LLVM's verifier
+    checks that the name matches the operand types)."""
+    return _POINTER_IN_NAME.sub(".p0", name)
 
 
 def _flat_type(attribute: Attribute, memo: dict[Attribute, Attribute]) -> Attribute:

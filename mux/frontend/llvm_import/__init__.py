@@ -23,7 +23,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from mux.errors import CompileError
 from mux.frontend.llvm_import import kernels
-from mux.frontend.llvm_import.calls import function_type
+from mux.frontend.llvm_import.calls import INTRINSIC_PREFIX, function_type
 from mux.frontend.llvm_import.functions import (
     FunctionSource,
     ImportRefusal,
@@ -79,14 +79,18 @@ def _import_module(module: binding.ModuleRef, text: str, file: str) -> ModuleOp:
     globals_ = Globals(module, structs)
     functions = list(module.functions)
     called = _called(functions)
-    signatures = {f.name: function_type(f, structs) for f in functions}
+    signatures = {  # intrinsics are not called as functions: see calls.py
+        f.name: function_type(f, structs)
+        for f in functions
+        if not f.name.startswith(INTRINSIC_PREFIX)
+    }
     ops = []
     for function in functions:
         name = function.name
         if name.startswith(KERNEL_COPY) and name not in called:
             continue
         if function.is_declaration:
-            if name in called and not name.startswith("llvm."):
+            if name in called and not name.startswith(INTRINSIC_PREFIX):
                 ops.append(declaration(function, structs))
             continue
         header = _header(str(function))
@@ -110,8 +114,7 @@ def _header(function_text: str) -> str:
 
 
 def _called(functions: list[binding.ValueRef]) -> set[str]:
-    """The names of the functions some call instruction calls (llvm intrinsics our
-    ops replace are declared only if called as functions: see `calls.py`)."""
+    """The names of the functions some call instruction calls."""
     names = set()
     for function in functions:
         for block in function.blocks:
