@@ -14,12 +14,13 @@ import threading
 import numpy as np
 import pytest
 from xdsl.context import Context
-from xdsl.dialects import get_all_dialects
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import get_all_dialects, llvm
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException
 
 from dialects import ALL_DIALECTS
+from mux.backend.address_spaces import flatten_address_spaces
 from mux.backend.jit import JITError, JITModule, compile_ir
 from mux.backend.llvm_ir import TranslationError, translate
 
@@ -551,6 +552,16 @@ def test_a_call_of_a_function_defined_nowhere_is_refused_before_it_runs():
         "  %m = call i32 @llvm.smax.i32(i32 %n, i32 0)\n"
         "  %f = sitofp i32 %m to float\n  %r = fadd float %s, %f\n  ret float %r\n}\n"
     )
+
+
+def test_an_integer_zero_after_a_false_stays_a_number():
+    """Flattening address spaces memoised attributes by equality, and `IntAttr(0)
+    == IntAttr(False)` in Python: an `i64 0` met after an `i1 false` took its
+    `IntAttr(False)`, and LLVM IR spelled it `i64 false`, which LLVM rejects."""
+    false = llvm.ConstantOp(IntegerAttr(False, IntegerType(1)), IntegerType(1))
+    zero = llvm.ConstantOp(IntegerAttr(0, IntegerType(64)), IntegerType(64))
+    flatten_address_spaces(ModuleOp([false, zero]))
+    assert type(zero.value.value.data) is int
 
 
 def test_untranslatable_ops_are_named():

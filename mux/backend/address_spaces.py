@@ -30,7 +30,7 @@ def flatten_address_spaces(module: ModuleOp) -> ModuleOp:
 
     One walk over the IR with a memo of converted attributes: most types repeat,
     and a type with no pointer in it maps to itself at the cost of one look-up."""
-    memo: dict[Attribute, Attribute] = {}
+    memo: dict[Attribute, Attribute | None] = {}
     flat = functools.partial(_flat_type, memo=memo)
     for op in module.walk():
         if isinstance(op, llvm.CallIntrinsicOp):
@@ -60,11 +60,19 @@ def flat_intrinsic_name(name: str) -> str:
     return _POINTER_IN_NAME.sub(".p0", name)
 
 
-def _flat_type(attribute: Attribute, memo: dict[Attribute, Attribute]) -> Attribute:
+def _flat_type(
+    attribute: Attribute, memo: dict[Attribute, Attribute | None]
+) -> Attribute:
     """`attribute` with every pointer type in address space 0; `attribute` itself
-    (the same object) when it holds no pointer of another space."""
-    if (known := memo.get(attribute)) is not None:
-        return known
+    (the same object) when it holds no pointer of another space.
+
+    The memo maps an attribute to its flat form, or to None when it has no pointer
+    to flatten, and then `attribute` itself is the answer, never the attribute that
+    was memoised: two attributes may be equal and differ, since Python's `False ==
+    0`; the memo once gave `llvm.mlir.constant(0) : i64` the `IntAttr(False)` of an
+    earlier `i1` constant, which LLVM IR then spelled `i64 false`."""
+    if attribute in memo:
+        return memo[attribute] or attribute
     flat = attribute
     if isinstance(attribute, llvm.LLVMPointerType):
         if isinstance(attribute.addr_space, IntAttr) and attribute.addr_space.data:
@@ -79,5 +87,5 @@ def _flat_type(attribute: Attribute, memo: dict[Attribute, Attribute]) -> Attrib
         elements = [_flat_type(e, memo) for e in attribute.data]
         if any(n is not o for n, o in zip(elements, attribute.data, strict=True)):
             flat = ArrayAttr(elements)
-    memo[attribute] = flat
+    memo[attribute] = None if flat is attribute else flat
     return flat

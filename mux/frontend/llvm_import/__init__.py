@@ -23,7 +23,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from mux.errors import CompileError
 from mux.frontend.llvm_import import kernels
-from mux.frontend.llvm_import.calls import INTRINSIC_PREFIX, function_type
+from mux.frontend.llvm_import.calls import INTRINSIC_PREFIX, signature
 from mux.frontend.llvm_import.functions import (
     FunctionSource,
     ImportRefusal,
@@ -80,7 +80,7 @@ def _import_module(module: binding.ModuleRef, text: str, file: str) -> ModuleOp:
     functions = list(module.functions)
     called = _called(functions)
     signatures = {  # intrinsics are not called as functions: see calls.py
-        f.name: function_type(f, structs)
+        f.name: signature(f, structs)
         for f in functions
         if not f.name.startswith(INTRINSIC_PREFIX)
     }

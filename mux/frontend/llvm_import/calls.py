@@ -15,6 +15,10 @@ xDSL's for some (`llvm.intr.fma` for `llvm.fmuladd`, which is not the same
 operation: fmuladd lets LLVM choose whether to fuse), keeps LLVM's own semantics.
 The importer keeps the call's fast-math flags and refuses operand bundles.
 
+A pointer argument a function takes `byval(T)` is its own copy of the `T` the
+caller points to: a `func.call` passes pointers only, so the caller makes the
+copy (an alloca at its entry, the aggregate loaded and stored).
+
 The markers nothing after the importer reads are dropped: `llvm.lifetime.*`,
 `llvm.experimental.noalias.scope.decl` (its operand is metadata, which the
 importer does not carry), `llvm.assume` and `llvm.dbg.*` only inform LLVM's
@@ -24,11 +28,11 @@ from __future__ import annotations
 
 from llvmlite import binding
 from xdsl.dialects import func, llvm
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 
 from mux.frontend.llvm_import import facts
 from mux.frontend.llvm_import.text import parse_type
-from mux.frontend.llvm_import.values import FunctionValues, Refusal
+from mux.frontend.llvm_import.values import FunctionValues, Refusal, Signature
 
 INTRINSIC_PREFIX = "llvm."
 DROPPED = (
@@ -53,6 +57,35 @@ def function_type(
     return inputs, [] if returned == "void" else [parse_type(returned, structs)]
 
 
+def signature(function: binding.ValueRef, structs: dict[str, Attribute]) -> Signature:
+    """A function's types and its `byval` parameters."""
+    inputs, results = function_type(function, structs)
+    byval = {}
+    for index, parameter in enumerate(function.arguments):
+        attributes = [a.decode() for a in parameter.attributes]
+        aligns = [int(a.split()[1]) for a in attributes if a.startswith("align ")]
+        for attribute in attributes:
+            if attribute.startswith("byval(") and attribute.endswith(")"):
+                type_ = parse_type(attribute[len("byval(") : -1], structs)
+                byval[index] = (type_, aligns[0] if aligns else None)
+    return Signature(inputs, results, byval)
+
+
+def _byval_copies(
+    values: FunctionValues, callee: Signature, args: list[SSAValue]
+) -> list[SSAValue]:
+    """The arguments, each one the callee takes `byval(T)` replaced by a private
+    copy of the `T` it points to: the callee owns that copy and may write to it
+    (a `func.call` passes just the pointer)."""
+    copied = list(args)
+    for index, (type_, alignment) in callee.byval.items():
+        copy = values.alloca(type_, alignment)
+        value = values.emit(llvm.LoadOp(args[index], type_)).results[0]
+        values.emit(llvm.StoreOp(value, copy))
+        copied[index] = copy
+    return copied
+
+
 def translate_call(values: FunctionValues, call: binding.ValueRef) -> None:
     """A call: `llvm.call_intrinsic` of an intrinsic, or `func.call @callee`."""
     *arguments, callee = list(call.operands)
@@ -72,8 +105,9 @@ def translate_call(values: FunctionValues, call: binding.ValueRef) -> None:
         if flags := [f for f in flags if f in facts.FAST_MATH_FLAGS]:
             op.properties["fastmathFlags"] = llvm.FastMathAttr(flags)
     else:
-        _, results = values.signatures[name]
-        op = func.CallOp(name, args, results)
+        callee_signature = values.signatures[name]
+        results = callee_signature.results
+        op = func.CallOp(name, _byval_copies(values, callee_signature, args), results)
     values.emit(op)
     if results:
         values.values[call] = op.results[0]

@@ -22,6 +22,7 @@ from mux.frontend.llvm_import.values import (
     GlobalAccess,
     ImporterBug,
     Refusal,
+    Signature,
 )
 
 _SPECIAL = {
@@ -64,7 +65,7 @@ def import_function(
     structs: dict[str, Attribute],
     global_access: Callable[[Block], GlobalAccess],
     source: FunctionSource,
-    signatures: dict[str, tuple[list[Attribute], list[Attribute]]],
+    signatures: dict[str, Signature],
 ) -> func.FuncOp:
     """The `func.func` of a defined function; `kernel` is its metadata when it is
     a kernel."""

@@ -30,9 +30,15 @@ from xdsl.dialects.llvm import (
 )
 from xdsl.ir import Attribute
 
+from dialects.llvmx import PackedStructType
+
 
 class TextError(ValueError):
     """Text the importer cannot read; the message says what was expected."""
+
+
+class UnknownStruct(TextError):
+    """A `%name` type the text defines no struct of (yet)."""
 
 
 _SCALARS: dict[str, Attribute] = {
@@ -122,8 +128,10 @@ class Cursor:
 
     def parse_type(self) -> Attribute:
         """One LLVM type."""
-        if self.peek("<{"):
-            raise TextError("packed structs are not supported")
+        if self.accept("<{"):
+            members = [] if self.peek("}>") else self._type_list("}>")
+            self.expect("}>")
+            return PackedStructType(members)
         if self.accept("{"):
             members = [] if self.peek("}") else self._type_list("}")
             self.expect("}")
@@ -164,7 +172,9 @@ class Cursor:
             return IntegerType(int(name[1:]))
         if name.startswith("%") and name[1:] in self.structs:
             return self.structs[name[1:]]
-        if name == "target" or name.startswith("%"):
+        if name.startswith("%"):
+            raise UnknownStruct(f"type '{name}' is not supported")
+        if name == "target":
             raise TextError(f"type '{name}' is not supported")
         raise TextError(f"unknown type '{name}'")
 
@@ -186,6 +196,8 @@ class Cursor:
                 return Constant("int", type_, bit)
         if self.peek("<") or self.peek("[") or self.peek("{"):
             return self._aggregate(type_)
+        if self.peek('c"'):
+            return self._bytes(type_)
         if self.peek("@"):
             return Constant("global", type_, self.word()[1:].strip('"'))
         if self.peek("-") or self.text[self.pos : self.pos + 1].isdigit():
@@ -224,6 +236,20 @@ class Cursor:
         self.expect(close)
         return Constant(kind, type_, elements=elements)
 
+    def _bytes(self, type_: Attribute) -> Constant:
+        """`c"ab\\0A"`: an `[N x i8]` of the bytes (`\\XX` a byte in hex)."""
+        self.expect('c"')
+        end = self.text.index('"', self.pos)
+        raw = self.text[self.pos : end]
+        self.pos = end + 1
+        data = re.sub(
+            r"\\([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), raw
+        ).encode("latin-1")
+        byte = IntegerType(8)
+        return Constant(
+            "array", type_, elements=[Constant("int", byte, b) for b in data]
+        )
+
     def _splat(self, type_: Attribute) -> Constant:
         """`splat (i32 1)`: LLVM 19's spelling of a vector whose lanes are all one
         constant, as the vector of those lanes."""
@@ -255,12 +281,27 @@ class Cursor:
 
 
 def struct_types(module_text: str) -> dict[str, Attribute]:
-    """The module's named struct types, `%name = type { ... }`, by name."""
+    """The module's named struct types, `%name = type { ... }`, by name. LLVM
+    prints them in the order it met them, so a struct may name one defined below:
+    each is read once the structs it holds are (a struct cannot hold itself, only
+    a pointer, which names no type)."""
+    pending = {
+        match.group(1): match.group(2)
+        for match in re.finditer(r"^%([-\w.$]+) = type (.*)$", module_text, re.M)
+        if match.group(2).strip() != "opaque"
+    }
     structs: dict[str, Attribute] = {}
-    for match in re.finditer(r"^%([-\w.$]+) = type (.*)$", module_text, re.M):
-        if match.group(2).strip() == "opaque":
-            continue
-        structs[match.group(1)] = Cursor(match.group(2), structs).parse_type()
+    while pending:
+        left, unknown = len(pending), None
+        for name, text in list(pending.items()):
+            try:
+                structs[name] = Cursor(text, structs).parse_type()
+            except UnknownStruct as error:
+                unknown = error
+            else:
+                del pending[name]
+        if unknown is not None and len(pending) == left:
+            raise unknown
     return structs
 
 

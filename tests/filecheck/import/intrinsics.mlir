@@ -24,8 +24,8 @@
 // pointer types in their names in address space 0 as every pointer is on the host,
 // fast-math flags on the calls.
 // HOST-DAG:     call i32 @"llvm.smax.i32"(i32 %{{.*}}, i32 -3)
-// HOST-DAG:     call i32 @"llvm.ctlz.i32"(i32 %{{.*}}, i1 0)
-// HOST-DAG:     call void @"llvm.memcpy.p0.p0.i64"({{.*}}, i64 4, i1 0)
+// HOST-DAG:     call i32 @"llvm.ctlz.i32"(i32 %{{.*}}, i1 false)
+// HOST-DAG:     call void @"llvm.memcpy.p0.p0.i64"({{.*}}, i64 4, i1 false)
 // HOST-DAG:     call contract float @"llvm.fmuladd.f32"(
 // HOST-DAG:     call nnan float @"llvm.fabs.f32"(
 // HOST-DAG:     declare void @"llvm.memcpy.p0.p0.i64"(ptr %{{.*}}, ptr %{{.*}}, i64 %{{.*}}, i1 %{{.*}})
