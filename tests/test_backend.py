@@ -545,6 +545,12 @@ def test_a_call_of_a_function_defined_nowhere_is_refused_before_it_runs():
             "define i32 @f(i32 %x) {\n  %y = call i32 @defined_nowhere(i32 %x)\n"
             "  ret i32 %y\n}\n"
         )
+    with pytest.raises(JITError, match=r"no definition of the builtin pow\(double, "):
+        compile_ir(
+            "declare double @_Z3powdd(double, double)\n"
+            "define double @f(double %x) {\n"
+            "  %y = call double @_Z3powdd(double %x, double %x)\n  ret double %y\n}\n"
+        )
     # A C library function and an intrinsic are found.
     compile_ir(
         "declare float @sinf(float)\ndeclare i32 @llvm.smax.i32(i32, i32)\n"

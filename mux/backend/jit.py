@@ -27,6 +27,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.utils.target import Target
 
+from lowering.common.mangling import demangle
+
 __all__ = [
     "AsmTarget",
     "JITError",
@@ -176,7 +178,8 @@ def cache_key(ir_text: str, opt_level: int = OPT_LEVEL) -> str:
 def compile_ir(ir_text: str, opt_level: int = OPT_LEVEL) -> JITModule:
     """Parses, verifies, optimises and JIT-compiles LLVM IR text for the host.
 
-    Raises `JITError` with llvmlite's message if the IR does not parse or verify.
+    Raises `JITError` with llvmlite's message if the IR does not parse or verify,
+    and if it calls a function defined nowhere (`_check_symbols`).
     The same text and options compiled twice give the same `JITModule`.
     """
     _initialize()
@@ -209,11 +212,18 @@ def _check_symbols(module: llvm.ModuleRef) -> None:
         name = function.name
         if not function.is_declaration or name.startswith("llvm."):
             continue
-        if not llvm.address_of_symbol(name):
+        if llvm.address_of_symbol(name):
+            continue
+        builtin = demangle(name)
+        if builtin is not None:
             raise JITError(
-                f"@{name} is called but defined nowhere: not by the program, nor "
-                "by the builtins the compiler provides, nor by the C library"
+                f"no definition of the builtin {builtin.signature()} (@{name}): "
+                "the compiler's builtin library does not have it yet"
             )
+        raise JITError(
+            f"@{name} is called but defined nowhere: not by the program, nor by "
+            "the C library"
+        )
 
 
 def load_compiled(llvm_ir: str, object_code: bytes) -> JITModule:
