@@ -2,11 +2,11 @@
 
 xDSL 0.74's `llvm` dialect has no float-to-integer casts, no `addrspacecast`, no
 `extractelement`, no `select` on a vector of conditions, no `switch`, no atomics, no
-volatile loads and no `llvm.memcpy`. Our conversions to LLVM need them, so they live
-here, one op per LLVM instruction, with the syntax of MLIR's `llvm` dialect where it
-has the instruction (`llvmx.atomicrmw add %p, %v seq_cst : !llvm.ptr, i32` reads
-like MLIR's `llvm.atomicrmw`). The backend (`mux.backend.llvm_ir`) translates them
-to LLVM IR.
+volatile loads, no `llvm.memcpy` and no packed structs. Our conversions to LLVM need
+them, so they live here, one op per LLVM instruction (and the packed struct type),
+with the syntax of MLIR's `llvm` dialect where it has the instruction
+(`llvmx.atomicrmw add %p, %v seq_cst : !llvm.ptr, i32` reads like MLIR's
+`llvm.atomicrmw`). The backend (`mux.backend.llvm_ir`) translates them to LLVM IR.
 
 The verifiers check what the LLVM Language Reference requires of each instruction,
 so that an invalid op is reported on the op rather than by LLVM's IR verifier on the
@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     I64,
     AnyFloat,
     AnyFloatConstr,
+    ArrayAttr,
     DenseArrayBase,
     IntegerAttr,
     IntegerType,
@@ -39,8 +40,10 @@ from xdsl.ir import (
     Block,
     Dialect,
     Operation,
+    ParametrizedAttribute,
     SpacedOpaqueSyntaxAttribute,
     SSAValue,
+    TypeAttribute,
 )
 from xdsl.irdl import (
     AnyAttr,
@@ -863,6 +866,31 @@ class MemcpyOp(IRDLOperation):
         super().__init__(operands=[dst, src, len])
 
 
+# --------------------------------------------------------------------------------------
+# Types.
+# --------------------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class PackedStructType(ParametrizedAttribute, TypeAttribute):
+    """LLVM's packed struct `<{ i8, i32 }>`: its members one right after the other,
+    without padding, and the struct aligned to 1 (LangRef, "Structure Type"). xDSL
+    0.74's `!llvm.struct` has no packed form (its `bitmask` parameter is a TODO)
+    and cannot be subclassed (it is final), so xDSL's ops do not index into this
+    one: a `getelementptr` steps over whole packed structs only, as clang's do
+    (it reaches a member by a byte offset, `getelementptr i8, ptr %p, i64 4`).
+
+        !llvmx.packed_struct<[vector<4xi64>, i32, i32]>
+    """
+
+    name = "llvmx.packed_struct"
+
+    types: ArrayAttr[Attribute]
+
+    def __init__(self, types: Sequence[Attribute]):
+        super().__init__(ArrayAttr(types))
+
+
 Llvmx = Dialect(
     "llvmx",
     [
@@ -881,5 +909,5 @@ Llvmx = Dialect(
         VolatileLoadOp,
         MemcpyOp,
     ],
-    [AtomicOrderingAttr, AtomicBinOpAttr],
+    [AtomicOrderingAttr, AtomicBinOpAttr, PackedStructType],
 )

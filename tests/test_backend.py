@@ -14,13 +14,16 @@ import threading
 import numpy as np
 import pytest
 from xdsl.context import Context
-from xdsl.dialects import get_all_dialects
-from xdsl.dialects.builtin import IntAttr, IntegerAttr, ModuleOp, i1
+from xdsl.dialects import get_all_dialects, llvm
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException
 
 from dialects import ALL_DIALECTS
+from lowering.common.errors import PassError
+from mux.backend.address_spaces import flatten_address_spaces
 from mux.backend.jit import JITError, JITModule, compile_ir
+from mux.backend.linking import check_linkable
 from mux.backend.llvm_ir import TranslationError, translate
 
 c_ptr = ctypes.c_void_p
@@ -108,25 +111,6 @@ def test_address_spaces_are_flat_in_llvm_ir_only():
     assert "define void @axpb(ptr %x, ptr %y, i64 %n)" in text.replace('"', "")
     # The input module keeps the spec's address spaces.
     assert "!llvm.ptr<1>" in str(module)
-
-
-def test_a_false_and_a_zero_stay_apart_when_pointers_are_flattened():
-    # IntAttr(False) == IntAttr(0) in Python (and they hash alike): a memo keyed
-    # by equality gave the zeros met after a boolean its IntAttr, printed
-    # `i64 false` (invalid LLVM IR).
-    module = parse(
-        """
-        llvm.func @f(%p: !llvm.ptr<1>) -> i64 {
-          %z = llvm.mlir.constant(0 : i64) : i64
-          %o = llvm.mlir.constant(1 : i64) : i64
-          %s = llvm.add %z, %o : i64
-          llvm.return %s : i64
-        }
-        """
-    )
-    # a boolean built from a Python bool, met first (the module is walked first)
-    module.attributes["test.flag"] = IntegerAttr.new([IntAttr(False), i1])
-    assert "add i64 0, 1" in translate(module)
 
 
 def test_blocks_translated_in_dominance_order():
@@ -552,6 +536,59 @@ def test_bad_ir_raises_a_diagnostic_with_llvms_message():
             "define i32 @g() {\nentry:\n  %x = add i32 %y, 1\n"
             "  %y = add i32 %x, 1\n  ret i32 %y\n}\n"
         )
+
+
+def test_a_call_of_a_function_defined_nowhere_is_refused_before_it_runs():
+    """MCJIT resolves a missing symbol to address 0: the call would crash the
+    process (an OpenCL C builtin the library lacks did, `convert_float4`)."""
+    with pytest.raises(PassError, match="@defined_nowhere is declared but defined"):
+        check_linkable(
+            parse(
+                """
+                llvm.func @defined_nowhere(i32) -> i32
+                llvm.func @f(%x: i32) -> i32 {
+                  %y = llvm.call @defined_nowhere(%x) : (i32) -> i32
+                  llvm.return %y : i32
+                }
+                """
+            )
+        )
+    with pytest.raises(PassError, match=r"builtin 'pow\(double, double\)'"):
+        check_linkable(
+            parse(
+                """
+                llvm.func @_Z3powdd(f64, f64) -> f64
+                llvm.func @f(%x: f64) -> f64 {
+                  %y = llvm.call @_Z3powdd(%x, %x) : (f64, f64) -> f64
+                  llvm.return %y : f64
+                }
+                """
+            )
+        )
+    # A C library function and an intrinsic are found.
+    check_linkable(
+        parse(
+            """
+            llvm.func @sinf(f32) -> f32
+            llvm.func @llvm.smax.i32(i32, i32) -> i32
+            llvm.func @g(%x: f32, %n: i32) -> f32 {
+              %s = llvm.call @sinf(%x) : (f32) -> f32
+              %m = llvm.call @llvm.smax.i32(%n, %n) : (i32, i32) -> i32
+              llvm.return %s : f32
+            }
+            """
+        )
+    )
+
+
+def test_an_integer_zero_after_a_false_stays_a_number():
+    """Flattening address spaces memoised attributes by equality, and `IntAttr(0)
+    == IntAttr(False)` in Python: an `i64 0` met after an `i1 false` took its
+    `IntAttr(False)`, and LLVM IR spelled it `i64 false`, which LLVM rejects."""
+    false = llvm.ConstantOp(IntegerAttr(False, IntegerType(1)), IntegerType(1))
+    zero = llvm.ConstantOp(IntegerAttr(0, IntegerType(64)), IntegerType(64))
+    flatten_address_spaces(ModuleOp([false, zero]))
+    assert type(zero.value.value.data) is int
 
 
 def test_untranslatable_ops_are_named():

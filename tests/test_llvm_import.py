@@ -94,6 +94,26 @@ def test_a_refusal_gives_the_debug_line_when_there_is_one():
         import_llvm(text, "k.ll")
 
 
+def test_an_exception_of_the_importer_itself_is_a_bug_not_a_diagnostic(monkeypatch):
+    """A translator failing (as alloca's once did on xDSL's read-only result type)
+    is the importer's fault: not a CompileError blaming the kernel, but an
+    ImporterBug naming the instruction and its line, the exception as its cause."""
+    from mux.frontend.llvm_import import instructions
+    from mux.frontend.llvm_import.values import ImporterBug
+
+    def broken(values, instruction):
+        raise AttributeError("no setter")
+
+    monkeypatch.setitem(instructions.TRANSLATORS, "add", broken)
+    text = "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n"
+    with pytest.raises(ImporterBug) as error:
+        import_llvm(text, "f.ll")
+    assert not isinstance(error.value, CompileError)
+    assert "f.ll:2: importing `%y = add i32 %x, 1`: AttributeError" in str(error.value)
+    assert "a bug, not a fault of the kernel" in str(error.value)
+    assert isinstance(error.value.__cause__, AttributeError)
+
+
 def test_invalid_llvm_ir_is_a_compile_error():
     with pytest.raises(CompileError, match="invalid LLVM IR"):
         import_llvm("define void @f( {", "bad.ll")

@@ -5,12 +5,11 @@ compared element for element (the twins keep the MLIR's order of float operation
 FP_CONTRACT is off where it matters).
 
 Launch shapes cover partial work-groups, offsets, 1 and 2 dimensions and local size 1.
-The twins that need an intrinsic the importer does not declare yet (stencil2d) or a
-builtin of the maths library (scale_rows) are the next session's (issue 15's closing
-note). sgemm_tiled's barriers in a loop found that the uniformity analysis did not
-know `llvm.br`'s block arguments; dma_tile's async copies in a loop, that
-lower-to-mux-builtins replaced a copy with the count of a get_local_size call it had
-already replaced."""
+stencil2d's clamps are LLVM intrinsics (`llvm.usub.sat`, `llvm.umin`: clang's -O1
+spelling of `x > 0 ? x - 1 : 0` and of the min). sgemm_tiled's barriers in a loop
+found that the uniformity analysis did not know `llvm.br`'s block arguments;
+dma_tile's async copies in a loop, that lower-to-mux-builtins replaced a copy with
+the count of a get_local_size call it had already replaced."""
 
 from __future__ import annotations
 
@@ -127,6 +126,30 @@ CASES = [
         (4, 4, 4),
         (1, 1, 1),
         (0, 0, 0),
+    ),
+    Case(
+        "stencil2d",
+        lambda: [
+            floats(13 * 9),
+            np.zeros(13 * 9, np.float32),
+            np.uint64(13),
+            np.uint64(9),
+        ],
+        (16, 12),
+        (8, 4),
+        (0, 0),
+    ),
+    Case(
+        "stencil2d",
+        lambda: [
+            floats(5 * 7),
+            np.zeros(5 * 7, np.float32),
+            np.uint64(5),
+            np.uint64(7),
+        ],
+        (5, 7),
+        (1, 1),
+        (0, 0),
     ),
     Case(
         "scale2d",

@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from dialects.llvmx import PackedStructType
 from lowering.common.llvm_types import (
     bit_width,
     convert_type,
@@ -85,10 +86,13 @@ def storage(type_: Attribute) -> tuple[int, int]:
     `memory_type`: an `i1` is a byte): an integer, index, float, vector or pointer
     is aligned to its size rounded up to a power of two (a 3-element vector as a
     4-element one), and its size is rounded up to that alignment, as in an array;
-    `!llvm.array` and `!llvm.struct` have LLVM's natural layout."""
+    `!llvm.array` and `!llvm.struct` have LLVM's natural layout, a packed struct
+    (`!llvmx.packed_struct`) none: its members' sizes, aligned to 1."""
     if isinstance(type_, llvm.LLVMArrayType):
         size, alignment = storage(type_.type)
         return size * type_.size.data, alignment
+    if isinstance(type_, PackedStructType):  # no padding, aligned to 1
+        return sum(storage(member)[0] for member in type_.types.data), 1
     if isinstance(type_, llvm.LLVMStructType):
         members = type_.types.data
         offsets = member_offsets(type_)

@@ -48,6 +48,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.ir.affine import AffineMap
 
+from dialects.llvmx import PackedStructType
+
 
 class ConversionError(Exception):
     """The input breaks a rule of the conversion; the message names the rule.
@@ -74,6 +76,7 @@ LLVM_FLOAT_TYPES = (
 _LLVM_TYPES = (
     llvm.LLVMPointerType,
     llvm.LLVMStructType,
+    PackedStructType,
     llvm.LLVMArrayType,
     llvm.LLVMFunctionType,
     llvm.LLVMVoidType,

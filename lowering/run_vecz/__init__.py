@@ -84,12 +84,17 @@ vectorised kernel alone, its barrier regions over packets of work-items (the spe
 "Vector only"; a scalar tail with barriers would need the two kernels' regions run
 in step).
 
+A call of an LLVM intrinsic that applies lane by lane (`llvm.smax.i32`,
+`llvm.fabs.f32`: `lowering.common.intrinsics.LANEWISE`) is an elementwise op like
+`arith`'s: widened, it calls the intrinsic's overload on vectors (`llvm.smax.v8i32`).
+
 Not vectorised (`mux.vecz_fail` says why): collectives, sub-group and DMA ops,
-atomics, calls, `scf.while` with a varying condition, `cf` branches, memrefs that
-differ between lanes, loads and stores on memrefs with a layout, and any op of
-another dialect. Neither are kernels whose work-item order does not loop dimension 0
-innermost (the vector loop must be the innermost), whose `mux.max_work_dim` is 0, or
-whose required work-group size is smaller than `width` in dimension 0.
+atomics, calls (of functions, and of the other intrinsics), `scf.while` with a
+varying condition, `cf` branches, memrefs that differ between lanes, loads and
+stores on memrefs with a layout, and any op of another dialect. Neither are
+kernels whose work-item order does not loop dimension 0 innermost (the vector loop
+must be the innermost), whose `mux.max_work_dim` is 0, or whose required
+work-group size is smaller than `width` in dimension 0.
 
 Before: barriers prepared (`prepare-barriers`: their ids unique, none in a called
 function), builtins replaced (`replace-mux-math-decls`, `replace-atomic-funcs`),

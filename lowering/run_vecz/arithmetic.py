@@ -13,8 +13,9 @@ from xdsl.ir import Operation, SSAValue
 
 from dialects import llvmx
 from lowering.common.builders import const, constant_int
+from lowering.common.intrinsics import intrinsic_name
 from lowering.common.llvm_casts import CASTS
-from lowering.run_vecz.checks import is_elementwise
+from lowering.run_vecz.checks import is_elementwise, lanewise_intrinsic
 from lowering.run_vecz.values import Linear, PacketValues, Piecewise, is_zero
 
 _INTEGER_DIVISIONS = (
@@ -207,6 +208,15 @@ class Arithmetic(PacketValues):
         if type(op) in CASTS:
             target = self.vector_type(op.results[0].type)
             return b.insert(CASTS[type(op)](operands[0], target)).results[0]
+        if isinstance(op, llvm.CallIntrinsicOp):  # its overload on vectors
+            base = lanewise_intrinsic(op)
+            assert base is not None  # is_elementwise
+            target = self.vector_type(op.results[0].type)
+            call = llvm.CallIntrinsicOp(
+                intrinsic_name(base, target), operands, [target]
+            )
+            call.properties["fastmathFlags"] = op.fastmathFlags
+            return b.insert(call).results[0]
         result_types = [self.vector_type(r.type) for r in op.results]
         new = op.create(
             operands=operands,

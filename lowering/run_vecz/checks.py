@@ -6,13 +6,14 @@ carried over the lanes are raised where the vectoriser meets them."""
 
 from __future__ import annotations
 
-from xdsl.dialects import func, memref
+from xdsl.dialects import func, llvm, memref
 from xdsl.dialects.builtin import MemRefType, NoneAttr
 from xdsl.ir import Operation, SSAValue
 
 from dialects import attributes as mux_attrs
 from dialects import mux
 from lowering.common.builders import constant_int
+from lowering.common.intrinsics import lanewise_base
 from lowering.scheduling.uniformity import VARYING_QUERIES
 
 UNIFORM_QUERIES = tuple(
@@ -31,9 +32,20 @@ def has_barriers(kernel: func.FuncOp) -> bool:
 
 
 def is_elementwise(op: Operation) -> bool:
-    """Whether `op` is an `arith` or `math` op without regions: its results depend
-    on its operands only, and it applies to vectors lane by lane."""
+    """Whether `op` is an `arith` or `math` op without regions, or a call of an
+    LLVM intrinsic that applies lane by lane (`llvm.smax.i32`: `lanewise_base`):
+    its results depend on its operands only, and it applies to vectors lane by
+    lane."""
+    if isinstance(op, llvm.CallIntrinsicOp):
+        return lanewise_intrinsic(op) is not None
     return op.name.split(".")[0] in ("arith", "math") and not op.regions
+
+
+def lanewise_intrinsic(op: llvm.CallIntrinsicOp) -> str | None:
+    """The intrinsic a lane-wise call calls, without its overload (`llvm.smax`)."""
+    if op.ress is None:
+        return None
+    return lanewise_base(op.intrin.data, [arg.type for arg in op.args])
 
 
 def check_schedule(kernel: func.FuncOp, width: int) -> None:
@@ -97,6 +109,8 @@ def check_supported(op: Operation) -> None:
         return
     if is_elementwise(op):
         return
+    if isinstance(op, llvm.CallIntrinsicOp):
+        raise Unsupported(f"a call of the LLVM intrinsic {op.intrin.data}")
     raise Unsupported(f"{op.name} is not vectorised")
 
 

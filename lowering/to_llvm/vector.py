@@ -48,6 +48,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from dialects import llvmx
+from lowering.common.intrinsics import intrinsic_name
 from lowering.common.layout import from_memory, memory_type, to_memory
 from lowering.common.llvm_types import (
     LLVM_FLOAT_TYPES,
@@ -55,7 +56,7 @@ from lowering.common.llvm_types import (
     convert_type,
     natural_alignment,
 )
-from lowering.to_llvm.building import call_intrinsic, constant, intrinsic_name
+from lowering.to_llvm.building import call_intrinsic, constant
 from lowering.to_llvm.memory import convert_load, convert_store, element_address
 from lowering.to_llvm.patterns import CastToLLVM
 from lowering.to_llvm.values import fastmath, llvm_operands, llvm_value, replace_op

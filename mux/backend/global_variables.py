@@ -4,8 +4,10 @@ functions can refer to any global, then defined (linkage and initialiser).
 
 What xDSL 0.74 gets wrong or lacks here: an external global with an initialiser is
 a definition, which xDSL printed as `external global i32 5` (invalid IR);
-initialiser regions made of constants; alignment. An `internal` or `private`
-global is invisible outside the module, an `external` one is exported.
+initialiser regions made of constants (aggregates built by `llvm.insertvalue`
+into `undef` or zero, as the LLVM IR importer builds them); alignment. An
+`internal` or `private` global is invisible outside the module, an `external` one
+is exported.
 """
 
 from __future__ import annotations
@@ -84,12 +86,37 @@ def _global_initializer(
             case llvm.AddressOfOp():
                 name = inner.global_name.root_reference.data
                 values[inner.result] = llvm_module.get_global(name)
+            case llvm.InsertValueOp():
+                values[inner.res] = _inserted(
+                    values[inner.container],
+                    list(inner.position.iter_values()),
+                    values[inner.value],
+                )
             case _:
                 raise TranslationError(
                     f"cannot translate {inner.name} in the initialiser of "
                     f"@{op.sym_name.data}: only constants are supported there"
                 )
     raise TranslationError(f"the initialiser of @{op.sym_name.data} has no return")
+
+
+def _inserted(
+    aggregate: ir.Constant, position: list[int], member: ir.Constant
+) -> ir.Constant:
+    """The constant array or struct `aggregate` with `member` at `position` (an
+    index path), as `insertvalue` computes it, folded."""
+    type_ = aggregate.type
+    if isinstance(type_, ir.ArrayType):
+        member_types = [type_.element] * type_.count
+    else:
+        member_types = list(type_.elements)
+    if isinstance(aggregate.constant, list | tuple):
+        members = list(aggregate.constant)
+    else:  # undef (or zeroinitializer): every member is
+        members = [ir.Constant(t, aggregate.constant) for t in member_types]
+    index, *rest = position
+    members[index] = _inserted(members[index], rest, member) if rest else member
+    return ir.Constant(type_, members)
 
 
 def _constant(value_type: ir.Type, type_: Attribute, value: Attribute) -> ir.Constant:

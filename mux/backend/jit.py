@@ -177,6 +177,7 @@ def compile_ir(ir_text: str, opt_level: int = OPT_LEVEL) -> JITModule:
     """Parses, verifies, optimises and JIT-compiles LLVM IR text for the host.
 
     Raises `JITError` with llvmlite's message if the IR does not parse or verify.
+    What the IR calls must exist (`mux.backend.linking` checks it before).
     The same text and options compiled twice give the same `JITModule`.
     """
     _initialize()

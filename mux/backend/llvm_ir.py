@@ -29,17 +29,26 @@ from dataclasses import dataclass
 from typing import IO
 
 from llvmlite import binding, ir
+from xdsl.backend.llvm.convert_type import _TYPE_CONVERTERS, convert_type
 from xdsl.context import Context
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.utils.target import Target
 
+from dialects import llvmx
 from mux.backend.address_spaces import flatten_address_spaces
 from mux.backend.errors import TranslationError, diagnostics
 from mux.backend.functions import declare_function, define_function
 from mux.backend.global_variables import declare_global, define_global
 
 __all__ = ["LLVMIRTarget", "TranslationError", "translate", "translate_module"]
+
+# xDSL's type conversion has no packed struct (nor has its `llvm` dialect: ours is
+# `llvmx.packed_struct`). It is added to xDSL's table, not wrapped, because xDSL's
+# own translations of ops convert types too (a load of a packed struct, an alloca).
+_TYPE_CONVERTERS[llvmx.PackedStructType] = lambda packed: ir.LiteralStructType(
+    [convert_type(member) for member in packed.types.data], packed=True
+)
 
 
 def translate(module: ModuleOp, *, consume: bool = False) -> str:

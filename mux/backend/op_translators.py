@@ -11,7 +11,7 @@ of this module.
   stores through a pointer llvmlite types differently from the value;
 - `llvm.getelementptr`, whose result xDSL and llvmlite type as the base pointer;
 - the intrinsics xDSL declares by their bare name (`llvm.sqrt`), whatever type
-  they are used on.
+  they are used on, and `llvm.call_intrinsic` (pointer operands, fast-math flags).
 
 A translator takes the op, the llvmlite builder at the end of the op's block, and
 the maps from the function's values and blocks to llvmlite's.
@@ -291,6 +291,29 @@ def _getelementptr(
     values[op.results[0]] = gep
 
 
+def _call_intrinsic(op: llvm.CallIntrinsicOp, builder, values, _blocks) -> None:
+    """A call of the intrinsic `op` names, declared with the op's operand and result
+    types the first time. xDSL's translation typed the declaration by the llvmlite
+    values of its first call, which llvmlite may type as pointers to their element
+    (an alloca's `{i32}*`), so a second call with another pointer failed; and it
+    rejected fast-math flags, which are kept here."""
+    if op.op_bundle_operands:
+        raise TranslationError(f"cannot translate {op.name} with operand bundles")
+    name = op.intrin.data
+    try:
+        intrinsic = builder.module.get_global(name)
+    except KeyError:
+        signature = ir.FunctionType(
+            convert_type(op.ress.type) if op.ress is not None else ir.VoidType(),
+            [convert_type(arg.type) for arg in op.args],
+        )
+        intrinsic = ir.Function(builder.module, signature, name=name)
+    flags = sorted(str(flag) for flag in op.fastmathFlags.data)
+    call = builder.call(intrinsic, [values[arg] for arg in op.args], fastmath=flags)
+    if op.ress is not None:
+        values[op.ress] = call
+
+
 _INTRINSICS = {**_UNARY_INTRINSIC_MAP, **_BINARY_INTRINSIC_MAP}
 
 
@@ -313,6 +336,7 @@ def _mangled_intrinsic(
 _TRANSLATORS: dict[type[Operation], Translator] = {
     **dict.fromkeys(_INTRINSICS, _mangled_intrinsic),
     llvm.GEPOp: _getelementptr,
+    llvm.CallIntrinsicOp: _call_intrinsic,
     llvmx.FPToSIOp: _cast("fptosi"),
     llvmx.FPToUIOp: _cast("fptoui"),
     llvmx.UIToFPOp: _cast("uitofp"),

@@ -23,7 +23,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from mux.errors import CompileError
 from mux.frontend.llvm_import import kernels
-from mux.frontend.llvm_import.calls import function_type
+from mux.frontend.llvm_import.calls import INTRINSIC_PREFIX, signature
 from mux.frontend.llvm_import.functions import (
     FunctionSource,
     ImportRefusal,
@@ -32,6 +32,7 @@ from mux.frontend.llvm_import.functions import (
 )
 from mux.frontend.llvm_import.globals import Globals
 from mux.frontend.llvm_import.text import TextError, struct_types
+from mux.frontend.llvm_import.values import ImporterBug, Refusal
 
 KERNEL_COPY = "__clang_ocl_kern_imp_"
 """clang 22's prefix of the copy of each kernel it emits as an ordinary function
@@ -40,8 +41,9 @@ KERNEL_COPY = "__clang_ocl_kern_imp_"
 
 def import_llvm(text: str, file: str = "<llvm>") -> ModuleOp:
     """The module of our dialects for the LLVM IR `text` (named `file` in
-    diagnostics); raises CompileError when it does not parse or verify, or has an
-    instruction the importer does not take."""
+    diagnostics); raises CompileError when it does not parse or verify, or has
+    something the importer does not take, and `ImporterBug` (not a CompileError:
+    the kernel is not at fault) when the importer's own code fails on it."""
     try:
         module = binding.parse_assembly(text)
         module.verify()
@@ -50,17 +52,22 @@ def import_llvm(text: str, file: str = "<llvm>") -> ModuleOp:
         raise CompileError(f"{file}: error: invalid LLVM IR: {message}") from None
     try:
         imported = _import_module(module, text, file)
-        imported.verify()
-        return imported
-    except VerifyException as error:
-        raise CompileError(f"{file}: error: the imported module: {error}") from None
     except ImportRefusal as refusal:
         where = f"{file}:{refusal.line}" if refusal.line else file
         raise CompileError(
             f"{where}: error: cannot import `{refusal.text}`: {refusal.reason}"
         ) from None
-    except TextError as error:
+    except (Refusal, TextError) as error:  # a declaration, a global, a type
         raise CompileError(f"{file}: error: cannot import: {error}") from None
+    except ImporterBug:
+        raise
+    except Exception as error:  # our fault, not the kernel's
+        raise ImporterBug(f"{file}: {type(error).__name__}: {error}") from error
+    try:
+        imported.verify()
+    except VerifyException as error:  # LLVM verified the input: ours is wrong
+        raise ImporterBug(f"{file}: the imported module: {error}") from error
+    return imported
 
 
 def _import_module(module: binding.ModuleRef, text: str, file: str) -> ModuleOp:
@@ -72,14 +79,18 @@ def _import_module(module: binding.ModuleRef, text: str, file: str) -> ModuleOp:
     globals_ = Globals(module, structs)
     functions = list(module.functions)
     called = _called(functions)
-    signatures = {f.name: function_type(f, structs) for f in functions}
+    signatures = {  # intrinsics are not called as functions: see calls.py
+        f.name: signature(f, structs)
+        for f in functions
+        if not f.name.startswith(INTRINSIC_PREFIX)
+    }
     ops = []
     for function in functions:
         name = function.name
         if name.startswith(KERNEL_COPY) and name not in called:
             continue
         if function.is_declaration:
-            if name in called and not name.startswith("llvm."):
+            if name in called and not name.startswith(INTRINSIC_PREFIX):
                 ops.append(declaration(function, structs))
             continue
         header = _header(str(function))
@@ -106,8 +117,7 @@ def _header(function_text: str) -> str:
 
 
 def _called(functions: list[binding.ValueRef]) -> set[str]:
-    """The names of the functions some call instruction calls (llvm intrinsics our
-    ops replace are declared only if called as functions: see `calls.py`)."""
+    """The names of the functions some call instruction calls."""
     names = set()
     for function in functions:
         for block in function.blocks:

@@ -1,55 +1,47 @@
 """Calls: a call of a function stays a `func.call` with llvm-level types (the IR
-contract of issue 15: `lower-to-mux-builtins` replaces the OpenCL builtins it knows);
-the LLVM intrinsics our backend has an op for become that op, and the markers
-nothing after the importer reads (`llvm.lifetime.*`) are dropped."""
+contract of issue 15: `lower-to-mux-builtins` replaces the OpenCL builtins it knows).
+
+A call of an LLVM intrinsic (`@llvm.smax.i32`, `@llvm.fmuladd.v4f32`,
+`@llvm.memcpy.p0.p1.i64`, ...) is `llvm.call_intrinsic` of the same name, and the
+intrinsic's declaration is not imported. Why that op rather than a `func.call` of
+a declared `func.func @llvm.smax.i32`: an intrinsic is not a function of the
+program but an operation of LLVM's, with LLVM's meaning (`immarg` operands, type
+mangled names, no body anywhere), which is what `llvm.call_intrinsic` says; the
+passes that read calls (`lower-to-mux-builtins`, the call graph, `reduce-to-func`,
+`replace-module-scope-vars`) then never mistake one for a function to define,
+inline or keep, and the backend emits it as the call of the intrinsic
+(`mux.backend.op_translators`). One rule for every intrinsic, rather than an op of
+xDSL's for some (`llvm.intr.fma` for `llvm.fmuladd`, which is not the same
+operation: fmuladd lets LLVM choose whether to fuse), keeps LLVM's own semantics.
+The importer keeps the call's fast-math flags and refuses operand bundles.
+
+A pointer argument a function takes `byval(T)` is its own copy of the `T` the
+caller points to: a `func.call` passes pointers only, so the caller makes the
+copy (an alloca at its entry, the aggregate loaded and stored).
+
+The markers nothing after the importer reads are dropped: `llvm.lifetime.*`,
+`llvm.experimental.noalias.scope.decl` (its operand is metadata, which the
+importer does not carry), `llvm.assume` and `llvm.dbg.*` only inform LLVM's
+optimisations, and leaving them out is always correct."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from llvmlite import binding
 from xdsl.dialects import func, llvm
 from xdsl.ir import Attribute, SSAValue
 
-from dialects import llvmx
+from mux.frontend.llvm_import import facts
 from mux.frontend.llvm_import.text import parse_type
-from mux.frontend.llvm_import.values import FunctionValues, Refusal
+from mux.frontend.llvm_import.values import FunctionValues, Refusal, Signature
 
-Intrinsic = Callable[[FunctionValues, binding.ValueRef, list[SSAValue]], None]
-
-
-def _fma(values: FunctionValues, call: binding.ValueRef, args: list[SSAValue]) -> None:
-    """`llvm.fmuladd` may fuse or not; `llvm.fma` (fused) is one of its meanings."""
-    values.result(call, llvm.FMAOp(*args))
-
-
-def _fabs(values: FunctionValues, call: binding.ValueRef, args: list[SSAValue]) -> None:
-    values.result(call, llvm.FAbsOp(args[0], args[0].type))
-
-
-def _memcpy(
-    values: FunctionValues, call: binding.ValueRef, args: list[SSAValue]
-) -> None:
-    dst, src, length, _ = args
-    if str(list(call.operands)[3]).strip() != "i1 false":
-        raise Refusal("volatile llvm.memcpy")
-    values.emit(llvmx.MemcpyOp(dst, src, length))
-
-
-def _drop(values: FunctionValues, call: binding.ValueRef, args: list[SSAValue]) -> None:
-    """A marker with no effect on what the kernel computes."""
-
-
-INTRINSICS: dict[str, Intrinsic] = {
-    "llvm.fmuladd.": _fma,
-    "llvm.fma.": _fma,
-    "llvm.fabs.": _fabs,
-    "llvm.memcpy.": _memcpy,
-    "llvm.lifetime.start": _drop,
-    "llvm.lifetime.end": _drop,
-}
-"""Intrinsics by name prefix; any other intrinsic is called like a function
-(the backend declares it by its name, which LLVM reads as the intrinsic)."""
+INTRINSIC_PREFIX = "llvm."
+DROPPED = (
+    "llvm.lifetime.",
+    "llvm.experimental.noalias.scope.decl",
+    "llvm.assume",
+    "llvm.dbg.",
+)
+"""The intrinsics a call of which is dropped, by name prefix."""
 
 
 def function_type(
@@ -65,18 +57,57 @@ def function_type(
     return inputs, [] if returned == "void" else [parse_type(returned, structs)]
 
 
+def signature(function: binding.ValueRef, structs: dict[str, Attribute]) -> Signature:
+    """A function's types and its `byval` parameters."""
+    inputs, results = function_type(function, structs)
+    byval = {}
+    for index, parameter in enumerate(function.arguments):
+        attributes = [a.decode() for a in parameter.attributes]
+        aligns = [int(a.split()[1]) for a in attributes if a.startswith("align ")]
+        for attribute in attributes:
+            if attribute.startswith("byval(") and attribute.endswith(")"):
+                type_ = parse_type(attribute[len("byval(") : -1], structs)
+                byval[index] = (type_, aligns[0] if aligns else None)
+    return Signature(inputs, results, byval)
+
+
+def _byval_copies(
+    values: FunctionValues, callee: Signature, args: list[SSAValue]
+) -> list[SSAValue]:
+    """The arguments, each one the callee takes `byval(T)` replaced by a private
+    copy of the `T` it points to: the callee owns that copy and may write to it
+    (a `func.call` passes just the pointer)."""
+    copied = list(args)
+    for index, (type_, alignment) in callee.byval.items():
+        copy = values.alloca(type_, alignment)
+        value = values.emit(llvm.LoadOp(args[index], type_)).results[0]
+        values.emit(llvm.StoreOp(value, copy))
+        copied[index] = copy
+    return copied
+
+
 def translate_call(values: FunctionValues, call: binding.ValueRef) -> None:
-    """A call: an intrinsic's op, or `func.call @callee`."""
+    """A call: `llvm.call_intrinsic` of an intrinsic, or `func.call @callee`."""
     *arguments, callee = list(call.operands)
     if callee.value_kind != binding.ValueKind.function:
         raise Refusal("an indirect call or inline assembly")
+    name = callee.name
+    if name.startswith(DROPPED):
+        return
+    if facts.has_operand_bundles(str(call)):
+        raise Refusal("a call with operand bundles")
     args = [values.operand(a) for a in arguments]
-    for prefix, intrinsic in INTRINSICS.items():
-        if callee.name.startswith(prefix):
-            intrinsic(values, call, args)
-            return
-    _, results = values.signatures[callee.name]
-    op = func.CallOp(callee.name, args, results)
+    if name.startswith(INTRINSIC_PREFIX):
+        returned = str(call.type)
+        results = [] if returned == "void" else [parse_type(returned, values.structs)]
+        op = llvm.CallIntrinsicOp(name, args, results)
+        flags = facts.words_after_opcode(str(call))
+        if flags := [f for f in flags if f in facts.FAST_MATH_FLAGS]:
+            op.properties["fastmathFlags"] = llvm.FastMathAttr(flags)
+    else:
+        callee_signature = values.signatures[name]
+        results = callee_signature.results
+        op = func.CallOp(name, _byval_copies(values, callee_signature, args), results)
     values.emit(op)
     if results:
         values.values[call] = op.results[0]

@@ -61,6 +61,11 @@ def is_atomic(text: str) -> bool:
     return body(text).split()[1:2] == ["atomic"]
 
 
+def has_operand_bundles(text: str) -> bool:
+    """A call with operand bundles after its arguments (`) [ "align"(ptr %p) ]`)."""
+    return re.search(r'\)\s*\[\s*"', body(text)) is not None
+
+
 def leading_type(text: str, structs: dict[str, Attribute]) -> Attribute:
     """The type right after the opcode and its flags: getelementptr's source
     element type, alloca's allocated type."""

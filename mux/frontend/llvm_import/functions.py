@@ -16,8 +16,14 @@ from xdsl.ir import Attribute, Block, Region
 from mux.frontend.llvm_import import calls, control, facts
 from mux.frontend.llvm_import.instructions import TRANSLATORS
 from mux.frontend.llvm_import.kernels import Kernel
-from mux.frontend.llvm_import.text import parse_type
-from mux.frontend.llvm_import.values import FunctionValues, GlobalAccess, Refusal
+from mux.frontend.llvm_import.text import TextError, parse_type
+from mux.frontend.llvm_import.values import (
+    FunctionValues,
+    GlobalAccess,
+    ImporterBug,
+    Refusal,
+    Signature,
+)
 
 _SPECIAL = {
     "br": control.translate_br,
@@ -59,7 +65,7 @@ def import_function(
     structs: dict[str, Attribute],
     global_access: Callable[[Block], GlobalAccess],
     source: FunctionSource,
-    signatures: dict[str, tuple[list[Attribute], list[Attribute]]],
+    signatures: dict[str, Signature],
 ) -> func.FuncOp:
     """The `func.func` of a defined function; `kernel` is its metadata when it is
     a kernel."""
@@ -144,11 +150,10 @@ def _translate_block(
                     f"the instruction '{instruction.opcode}' is not supported"
                 )
             translator(values, instruction)
-        except Refusal as refusal:
+        except (Refusal, TextError) as refusal:
             raise ImportRefusal(str(refusal), str(instruction), values.line) from None
-        except Exception as error:  # a malformed fact: still name the instruction
-            raise ImportRefusal(
-                f"cannot import ({type(error).__name__}: {error})",
-                str(instruction),
-                values.line,
-            ) from None
+        except Exception as error:  # our fault, not the kernel's: say where
+            raise ImporterBug(
+                f"{values.file}:{values.line or '?'}: importing "
+                f"`{str(instruction).strip()}`: {type(error).__name__}: {error}"
+            ) from error

@@ -1,15 +1,29 @@
-"""The module's globals. A kernel-scope `__local` array is an internal
-`addrspace(3)` global (clang names it `<kernel>.<name>`); it becomes the
-module-scope local `memref.global` that `replace-module-scope-vars` places in the
-work-group's local buffer, read in each function that uses it by
-`memref.get_global` cast to an `!llvm.ptr<3>` at the function's entry."""
+"""The module's globals.
+
+A kernel-scope `__local` array is an internal `addrspace(3)` global (clang names
+it `<kernel>.<name>`); it becomes the module-scope local `memref.global` that
+`replace-module-scope-vars` places in the work-group's local buffer, read in each
+function that uses it by `memref.get_global` cast to an `!llvm.ptr<3>` at the
+function's entry.
+
+A constant (a `__constant` variable with its initialiser, or the copy clang
+makes of a private aggregate's initialiser, `@__const.f.x`) becomes an internal
+`llvm.mlir.global constant` in its address space, its initialiser a region of
+constants (`values.py` builds them as in a function: numbers, vectors, and each
+member of an array or struct inserted into `undef`), read by
+`llvm.mlir.addressof` at the entry of each function that uses it. The backend
+folds the region into LLVM's constant. A constant expression in an initialiser
+(the address of a global, a cast) is refused, as are mutable program-scope
+globals (`__global` variables of OpenCL C 2.0): the kernel that uses one gets
+the diagnostic, the others compile.
+"""
 
 from __future__ import annotations
 
 import re
 
 from llvmlite import binding
-from xdsl.dialects import memref
+from xdsl.dialects import llvm, memref
 from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
@@ -19,12 +33,20 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.llvm import LLVMArrayType
-from xdsl.ir import Attribute, Block, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from mux.frontend.llvm_import.text import parse_type, pointer
-from mux.frontend.llvm_import.values import GlobalAccess, Refusal
+from mux.frontend.llvm_import.text import Constant, Cursor, TextError, pointer
+from mux.frontend.llvm_import.values import FunctionValues, GlobalAccess, Refusal
 
 LOCAL = 3
+_INITIALISER_OPS = (
+    llvm.ConstantOp,
+    llvm.ZeroOp,
+    llvm.UndefOp,
+    llvm.InsertValueOp,
+    llvm.ReturnOp,
+)
+"""What the backend folds into a global's constant initialiser."""
 
 
 def memref_of(type_: Attribute, space: int) -> MemRefType:
@@ -41,31 +63,70 @@ class Globals:
 
     def __init__(self, module: binding.ModuleRef, structs: dict[str, Attribute]):
         self.types: dict[str, MemRefType] = {}
-        self.ops: list[memref.GlobalOp] = []
+        """The local variables' memref types."""
+        self.constants: dict[str, llvm.LLVMPointerType] = {}
+        """The constants' pointer types."""
+        self.ops: list[Operation] = []
         self.refused: dict[str, str] = {}
         for variable in module.global_variables:
-            self._add(variable, structs)
+            try:
+                self._add(variable, structs)
+            except (Refusal, TextError) as error:
+                self.refused[variable.name] = f"global @{variable.name}: {error}"
 
     def _add(self, variable: binding.ValueRef, structs: dict[str, Attribute]) -> None:
         text = str(variable)
-        match = re.search(r"addrspace\((\d+)\)", text.split("global", 1)[0])
+        found = re.search(r"\b(global|constant)\s", text)
+        if found is None:
+            raise Refusal("no initialiser")
+        match = re.search(r"addrspace\((\d+)\)", text[: found.start()])
         space = int(match.group(1)) if match else 0
-        initializer = text.split(" global ", 1)[-1]
-        if space != LOCAL or not re.search(r"\b(undef|poison)\b", initializer):
-            self.refused[variable.name] = (
-                f"global @{variable.name}: only uninitialised __local (addrspace(3)) "
-                "globals are imported yet"
-            )
-            return
-        type_ = memref_of(parse_type(str(variable.global_value_type), structs), space)
         align = re.search(r", align (\d+)", text)
-        self.types[variable.name] = type_
+        alignment = int(align.group(1)) if align else None
+        initializer = Cursor(text[found.end() :], structs).parse_constant()
+        if space == LOCAL and initializer.kind in ("undef", "poison"):
+            self._add_local(variable.name, initializer.type, alignment)
+        elif found.group(1) == "constant" and space != LOCAL:
+            self._add_constant(variable.name, space, alignment, initializer, structs)
+        else:
+            raise Refusal(
+                "only uninitialised __local (addrspace(3)) globals and constants "
+                "are imported"
+            )
+
+    def _add_local(self, name: str, type_: Attribute, alignment: int | None) -> None:
+        memref_type = memref_of(type_, LOCAL)
+        self.types[name] = memref_type
         self.ops.append(
             memref.GlobalOp.get(
-                StringAttr(variable.name),
-                type_,
-                UnitAttr(),
-                alignment=int(align.group(1)) if align else None,
+                StringAttr(name), memref_type, UnitAttr(), alignment=alignment
+            )
+        )
+
+    def _add_constant(
+        self,
+        name: str,
+        space: int,
+        alignment: int | None,
+        initializer: Constant,
+        structs: dict[str, Attribute],
+    ) -> None:
+        block = Block()
+        values = FunctionValues(structs, _no_global_in_initialiser, "")
+        values.block = block
+        block.add_op(llvm.ReturnOp(values.constant(initializer)))
+        if not all(isinstance(op, _INITIALISER_OPS) for op in block.ops):
+            raise Refusal("a constant expression in its initialiser")
+        self.constants[name] = pointer(space)
+        self.ops.append(
+            llvm.GlobalOp(
+                initializer.type,
+                name,
+                "internal",
+                addr_space=space,
+                constant=True,
+                alignment=alignment,
+                body=Region(block),
             )
         )
 
@@ -77,16 +138,26 @@ class Globals:
         def pointer_to(name: str) -> SSAValue:
             if name in self.refused:
                 raise Refusal(self.refused[name])
-            if name not in self.types:
+            if name not in self.types and name not in self.constants:
                 raise Refusal(f"@{name} is not a global variable we import")
             if name not in pointers:
-                type_ = self.types[name]
-                get = memref.GetGlobalOp(name, type_)
-                cast = UnrealizedConversionCastOp.get([get.memref], [pointer(LOCAL)])
-                entry.insert_ops_before(
-                    [get, cast], entry.first_op
-                ) if entry.first_op else entry.add_ops([get, cast])
-                pointers[name] = cast.results[0]
+                ops = self._address(name)
+                if entry.first_op is not None:
+                    entry.insert_ops_before(ops, entry.first_op)
+                else:
+                    entry.add_ops(ops)
+                pointers[name] = ops[-1].results[0]
             return pointers[name]
 
         return pointer_to
+
+    def _address(self, name: str) -> list[Operation]:
+        if name in self.constants:
+            return [llvm.AddressOfOp(name, self.constants[name])]
+        type_ = self.types[name]
+        get = memref.GetGlobalOp(name, type_)
+        return [get, UnrealizedConversionCastOp.get([get.memref], [pointer(LOCAL)])]
+
+
+def _no_global_in_initialiser(name: str) -> SSAValue:
+    raise Refusal(f"the address of @{name} in its initialiser")

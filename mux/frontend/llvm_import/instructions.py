@@ -34,6 +34,7 @@ from mux.frontend.llvm_import.values import (
     CONSTANT_CASTS,
     FunctionValues,
     Refusal,
+    alloca_op,
     gep,
 )
 
@@ -219,18 +220,9 @@ def _store(values: FunctionValues, instruction: binding.ValueRef) -> None:
 def _alloca(values: FunctionValues, instruction: binding.ValueRef) -> None:
     text = str(instruction)
     (size,) = _operands(values, instruction)
-    properties: dict[str, Attribute] = {
-        "elem_type": facts.leading_type(text, values.structs)
-    }
-    if (alignment := facts.alignment(text)) is not None:
-        properties["alignment"] = IntegerAttr(alignment, i64)
-    # xDSL's constructor types the result as a pointer in address space 0: built
-    # with the instruction's own type instead (an alloca may be in another space).
-    op = llvm.AllocaOp.create(
-        operands=[size],
-        properties=properties,
-        result_types=[result_type(values, instruction)],
-    )
+    allocated = facts.leading_type(text, values.structs)
+    pointer_type = result_type(values, instruction)  # an alloca may be in any space
+    op = alloca_op(size, allocated, facts.alignment(text), pointer_type)
     values.result(instruction, op)
 
 

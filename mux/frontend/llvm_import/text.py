@@ -30,11 +30,16 @@ from xdsl.dialects.llvm import (
 )
 from xdsl.ir import Attribute
 
+from dialects.llvmx import PackedStructType
 from mux.frontend.llvm_import import events
 
 
 class TextError(ValueError):
     """Text the importer cannot read; the message says what was expected."""
+
+
+class UnknownStruct(TextError):
+    """A `%name` type the text defines no struct of (yet)."""
 
 
 _SCALARS: dict[str, Attribute] = {
@@ -58,7 +63,7 @@ def pointer(address_space: int) -> LLVMPointerType:
 @dataclass
 class Constant:
     """A constant operand: `kind` is int, float, null, undef, poison, zero,
-    vector, array, struct, global or one of the constant expressions'
+    vector (also a `splat`), array, struct, global or one of the constant expressions'
     opcodes (getelementptr, addrspacecast, bitcast, ptrtoint, inttoptr)."""
 
     kind: str
@@ -124,8 +129,10 @@ class Cursor:
 
     def parse_type(self) -> Attribute:
         """One LLVM type."""
-        if self.peek("<{"):
-            raise TextError("packed structs are not supported")
+        if self.accept("<{"):
+            members = [] if self.peek("}>") else self._type_list("}>")
+            self.expect("}>")
+            return PackedStructType(members)
         if self.accept("{"):
             members = [] if self.peek("}") else self._type_list("}")
             self.expect("}")
@@ -166,10 +173,10 @@ class Cursor:
             return IntegerType(int(name[1:]))
         if name.startswith("%") and name[1:] in self.structs:
             return self.structs[name[1:]]
+        if name.startswith("%"):
+            raise UnknownStruct(f"type '{name}' is not supported")
         if name == "target":
             return self._target_type()
-        if name.startswith("%"):
-            raise TextError(f"type '{name}' is not supported")
         raise TextError(f"unknown type '{name}'")
 
     def _target_type(self) -> Attribute:
@@ -205,11 +212,15 @@ class Cursor:
                 return Constant("int", type_, bit)
         if self.peek("<") or self.peek("[") or self.peek("{"):
             return self._aggregate(type_)
+        if self.peek('c"'):
+            return self._bytes(type_)
         if self.peek("@"):
             return Constant("global", type_, self.word()[1:].strip('"'))
         if self.peek("-") or self.text[self.pos : self.pos + 1].isdigit():
             return self._number(type_)
         opcode = self.word()
+        if opcode == "splat":
+            return self._splat(type_)
         if opcode in ("getelementptr",):
             return self._gep(type_)
         if opcode in ("addrspacecast", "bitcast", "ptrtoint", "inttoptr"):
@@ -241,6 +252,30 @@ class Cursor:
         self.expect(close)
         return Constant(kind, type_, elements=elements)
 
+    def _bytes(self, type_: Attribute) -> Constant:
+        """`c"ab\\0A"`: an `[N x i8]` of the bytes (`\\XX` a byte in hex)."""
+        self.expect('c"')
+        end = self.text.index('"', self.pos)
+        raw = self.text[self.pos : end]
+        self.pos = end + 1
+        data = re.sub(
+            r"\\([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), raw
+        ).encode("latin-1")
+        byte = IntegerType(8)
+        return Constant(
+            "array", type_, elements=[Constant("int", byte, b) for b in data]
+        )
+
+    def _splat(self, type_: Attribute) -> Constant:
+        """`splat (i32 1)`: LLVM 19's spelling of a vector whose lanes are all one
+        constant, as the vector of those lanes."""
+        if not isinstance(type_, VectorType):
+            raise TextError(f"splat of type {type_}: only vector splats are read")
+        self.expect("(")
+        lane = self.parse_constant()
+        self.expect(")")
+        return Constant("vector", type_, elements=[lane] * type_.get_shape()[0])
+
     def _gep(self, type_: Attribute) -> Constant:
         inbounds = False
         while not self.peek("("):
@@ -262,12 +297,27 @@ class Cursor:
 
 
 def struct_types(module_text: str) -> dict[str, Attribute]:
-    """The module's named struct types, `%name = type { ... }`, by name."""
+    """The module's named struct types, `%name = type { ... }`, by name. LLVM
+    prints them in the order it met them, so a struct may name one defined below:
+    each is read once the structs it holds are (a struct cannot hold itself, only
+    a pointer, which names no type)."""
+    pending = {
+        match.group(1): match.group(2)
+        for match in re.finditer(r"^%([-\w.$]+) = type (.*)$", module_text, re.M)
+        if match.group(2).strip() != "opaque"
+    }
     structs: dict[str, Attribute] = {}
-    for match in re.finditer(r"^%([-\w.$]+) = type (.*)$", module_text, re.M):
-        if match.group(2).strip() == "opaque":
-            continue
-        structs[match.group(1)] = Cursor(match.group(2), structs).parse_type()
+    while pending:
+        left, unknown = len(pending), None
+        for name, text in list(pending.items()):
+            try:
+                structs[name] = Cursor(text, structs).parse_type()
+            except UnknownStruct as error:
+                unknown = error
+            else:
+                del pending[name]
+        if unknown is not None and len(pending) == left:
+            raise unknown
     return structs
 
 

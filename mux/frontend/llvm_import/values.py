@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from llvmlite import binding
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    AnyFloat,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
@@ -24,6 +25,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from dialects import llvmx
+from dialects.llvmx import PackedStructType
 from mux.frontend.llvm_import import events, facts
 from mux.frontend.llvm_import.text import Constant, TextError
 
@@ -36,6 +38,30 @@ class Refusal(Exception):
     which instruction and where."""
 
 
+class ImporterBug(RuntimeError):
+    """An exception of the importer's own code while importing valid LLVM IR (LLVM
+    verified it first): a bug to fix, never a diagnostic about the kernel. Its
+    message names the instruction and its line; the original exception is its
+    cause."""
+
+    def __init__(self, message: str):
+        super().__init__(
+            f"internal error of the LLVM IR importer (a bug, not a fault of the "
+            f"kernel): {message}"
+        )
+
+
+@dataclass(frozen=True)
+class Signature:
+    """What a call of a function of the module needs to know of it."""
+
+    inputs: list[Attribute]
+    results: list[Attribute]
+    """No type for void, else the one result type."""
+    byval: dict[int, tuple[Attribute, int | None]] = field(default_factory=dict)
+    """The parameters taken `byval(T)`, by position: T and the alignment."""
+
+
 @dataclass
 class FunctionValues:
     """What the instructions of one function are translated with."""
@@ -43,9 +69,7 @@ class FunctionValues:
     structs: dict[str, Attribute]
     global_pointer: GlobalAccess
     file: str
-    signatures: dict[str, tuple[list[Attribute], list[Attribute]]] = field(
-        default_factory=dict
-    )
+    signatures: dict[str, Signature] = field(default_factory=dict)
     """The module's functions' parameter and result types, by name."""
     values: dict[binding.ValueRef, SSAValue] = field(default_factory=dict)
     blocks: dict[binding.ValueRef, Block] = field(default_factory=dict)
@@ -95,8 +119,34 @@ class FunctionValues:
             raise Refusal(f"constant of kind {constant.kind}")
         return builder(self, constant)
 
+    def alloca(self, type_: Attribute, alignment: int | None) -> SSAValue:
+        """A private `type_` allocated at the top of the function's entry block
+        (once per call of the function, not once per loop iteration)."""
+        entry = next(iter(self.blocks.values()))
+        one = llvm.ConstantOp(IntegerAttr(1, i32), i32)
+        alloca = alloca_op(one.result, type_, alignment, llvm.LLVMPointerType())
+        if entry.first_op is None:
+            entry.add_ops([one, alloca])
+        else:
+            entry.insert_ops_before([one, alloca], entry.first_op)
+        return alloca.results[0]
+
     def int_constant(self, value: int, type_: Attribute = i64) -> SSAValue:
         return self.emit(llvm.ConstantOp(IntegerAttr(value, type_), type_)).results[0]
+
+
+def alloca_op(
+    size: SSAValue, type_: Attribute, alignment: int | None, pointer_type: Attribute
+) -> llvm.AllocaOp:
+    """`llvm.alloca` of `size` `type_`s, typed `pointer_type`. xDSL's constructor
+    types the result in address space 0 and always sets an alignment (and an
+    `OpResult`'s type cannot be set afterwards): built from its parts instead."""
+    properties: dict[str, Attribute] = {"elem_type": type_}
+    if alignment is not None:
+        properties["alignment"] = IntegerAttr(alignment, i64)
+    return llvm.AllocaOp.create(
+        operands=[size], properties=properties, result_types=[pointer_type]
+    )
 
 
 def _scalar(values: FunctionValues, c: Constant) -> SSAValue:
@@ -119,7 +169,19 @@ def _int_attr(value: int, type_: Attribute) -> IntegerAttr:
 
 
 def _zero(values: FunctionValues, c: Constant) -> SSAValue:
+    """`zeroinitializer` (or `null`): xDSL's `llvm.mlir.zero` takes only pointers
+    and aggregates, so a number or a vector of numbers is a 0 constant."""
+    if isinstance(c.type, VectorType):
+        lane = _number_zero(c.type.get_element_type())
+        lanes = [lane] * c.type.get_shape()[0]
+        return _vector(values, Constant("vector", c.type, elements=lanes))
+    if isinstance(c.type, IntegerType | AnyFloat):
+        return _scalar(values, _number_zero(c.type))
     return values.emit(llvm.ZeroOp(result_types=[c.type])).results[0]
+
+
+def _number_zero(type_: Attribute) -> Constant:
+    return Constant("int" if isinstance(type_, IntegerType) else "float", type_, 0)
 
 
 def _undef(values: FunctionValues, c: Constant) -> SSAValue:
@@ -183,6 +245,7 @@ def gep(
 ) -> llvm.GEPOp:
     """A getelementptr: constant indices that fit in an i32 are written in the
     op (a struct's member index must be), the others are operands."""
+    _check_no_packed_member(source, indices[1:])
     raw: list[int] = []
     dynamic: list[SSAValue] = []
     for index in indices:
@@ -197,6 +260,24 @@ def gep(
         dynamic.append(index if isinstance(index, SSAValue) else values.constant(index))
     assert isinstance(result, llvm.LLVMPointerType)
     return llvm.GEPOp(pointer, raw, source, dynamic, result, inbounds)
+
+
+def _check_no_packed_member(type_: Attribute, indices: list) -> None:
+    """Refuses a getelementptr whose `indices` (after the first) step into a
+    packed struct: xDSL's GEP cannot index into `llvmx.packed_struct` (clang
+    reaches a member of one by a byte offset)."""
+    for index in indices:
+        if isinstance(type_, PackedStructType):
+            raise Refusal("a getelementptr to a member of a packed struct")
+        if isinstance(type_, llvm.LLVMStructType):
+            assert isinstance(index, Constant)  # LLVM's rule for struct indices
+            type_ = type_.types.data[int(index.value)]  # type: ignore[arg-type]
+        elif isinstance(type_, llvm.LLVMArrayType | VectorType):
+            type_ = (
+                type_.get_element_type()
+                if isinstance(type_, VectorType)
+                else type_.type
+            )
 
 
 def _cast(values: FunctionValues, c: Constant) -> SSAValue:

@@ -5,8 +5,9 @@
 // A kernel-scope __local array (an internal addrspace(3) global) is a module-scope
 // local memref.global, read at entry by memref.get_global cast to !llvm.ptr<3>:
 // the form replace-module-scope-vars places in the work-group's local buffer.
-// Vectors: a float4 buffer is memref<?xvector<4xf32>>, llvm.fmuladd is
-// llvm.intr.fma, shuffle masks and vector constants (poison lanes as 0) are kept.
+// Vectors: a float4 buffer is memref<?xvector<4xf32>>, llvm.fmuladd is called as
+// the intrinsic (llvm.call_intrinsic), shuffle masks and vector constants (poison
+// lanes as 0) are kept.
 
 // LOCAL:      "memref.global"() <{sym_name = "local_rev.tile", type = memref<64xf32, 3 : i64>, initial_value, sym_visibility = "private", alignment = 4 : i64}>
 // LOCAL:      mux.reqd_work_group_size = array<i32: 64, 1, 1>
@@ -21,7 +22,7 @@
 // VEC:        func.func @scale4(%0: memref<?xvector<4xf32>, 1 : i64>, %1: memref<?xf32, 1 : i64>, %2: memref<?xf32, 2 : i64>)
 // VEC-SAME:     opencl.work_group_size_hint = array<i32: 16, 1, 1>
 // VEC:        llvm.shufflevector %{{.*}}, %{{.*}} [0, 0, 0, 0] : vector<4xf32>
-// VEC:        llvm.intr.fma(%{{.*}}, %{{.*}}, %{{.*}}) : (vector<4xf32>, vector<4xf32>, vector<4xf32>) -> vector<4xf32>
+// VEC:        llvm.call_intrinsic "llvm.fmuladd.v4f32"(%{{.*}}, %{{.*}}, %{{.*}}) : (vector<4xf32>, vector<4xf32>, vector<4xf32>) -> vector<4xf32>
 // VEC:        llvm.shufflevector %{{.*}}, %{{.*}} [1, 0, 2, 3] : vector<4xf32>
 // VEC:        llvm.mlir.constant(dense<[0.000000e+00, 0.000000e+00, 1.000000e+00, 2.000000e+00]> : vector<4xf32>) : vector<4xf32>
 // VEC:        llvm.shufflevector %{{.*}}, %{{.*}} [7, 1, 2, 3] : vector<4xf32>

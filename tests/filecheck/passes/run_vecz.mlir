@@ -135,6 +135,36 @@ func.func @calls(%a: memref<?xindex, 1>) attributes {mux.kernel = "entry-point"}
 
 // -----
 
+// A call of an LLVM intrinsic that applies lane by lane is widened to its overload
+// on vectors, as vecz widens them; on uniform operands it stays one scalar call.
+// One with an immarg operand (llvm.ctlz's i1) is not vectorised.
+// CHECK-LABEL: func.func private @__vecz_v8_intrinsics(
+// CHECK:         llvm.call_intrinsic "llvm.smax.v8i32"(%{{.*}}, %{{.*}}) : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+// CHECK:         llvm.call_intrinsic "llvm.umin.i32"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+// CHECK-LABEL: func.func @counts(
+// CHECK-SAME:      mux.vecz_fail = [8 : i32, "a call of the LLVM intrinsic llvm.ctlz.i32"]
+func.func @intrinsics(%a: memref<?xi32, 1>, %n: i32) attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %x = mux.get_global_id %d0
+  %v = memref.load %a[%x] : memref<?xi32, 1>
+  %m = llvm.call_intrinsic "llvm.smax.i32"(%v, %n) : (i32, i32) -> i32
+  %u = llvm.call_intrinsic "llvm.umin.i32"(%n, %n) : (i32, i32) -> i32
+  %s = arith.addi %m, %u : i32
+  memref.store %s, %a[%x] : memref<?xi32, 1>
+  func.return
+}
+func.func @counts(%a: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %x = mux.get_global_id %d0
+  %v = memref.load %a[%x] : memref<?xi32, 1>
+  %f = arith.constant false
+  %c = llvm.call_intrinsic "llvm.ctlz.i32"(%v, %f) : (i32, i1) -> i32
+  memref.store %c, %a[%x] : memref<?xi32, 1>
+  func.return
+}
+
+// -----
+
 // A kernel with barriers is vectorised when its required work-group size is a
 // multiple of the width in x (work-item-loops then runs the vectorised kernel
 // alone); the barriers stay where they are.
