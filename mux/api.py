@@ -139,13 +139,14 @@ def _translated_program(
     translated = to_mlir(source, language, name, build_options, source_dir)
     if translated.fast and not options.fast:
         options = dataclasses.replace(options, fast=True)
-    return Program(translated.mlir, options, name)
+    return Program(translated.mlir, options, name, translated.located_in)
 
 
 class Program:
     """A verified module and its kernels, compiled with `options` (None: the
     defaults); `compile` and `load` make it, `name` is the file name diagnostics
-    give.
+    give, `located_in` the text their lines are from when it is not `source` (the
+    OpenCL C or LLVM IR an imported module came from).
 
     `module` is shared with every other `Program` of the same source text (parsed
     once, `mux.compiler.parse_cached`): read it, do not change it."""
@@ -155,6 +156,7 @@ class Program:
         source: str,
         options: CompileOptions | None = None,
         name: str = "<source>",
+        located_in: str | None = None,
     ):
         self.options = options or CompileOptions()
         """How the kernels are compiled."""
@@ -163,7 +165,7 @@ class Program:
         self.sub_group_size = self.options.sub_group_size
         """The sub-group size of kernels that do not require one."""
         self.module = parse_cached(source, name)
-        self._source = Source(name, source)
+        self._source = Source(name, source if located_in is None else located_in)
         self._hash = source_hash(source)
         self._kernels: dict[str, Kernel] = {}
         for kernel in self.kernels:  # what does not depend on a launch, found now

@@ -181,7 +181,7 @@ class MuxOptMain(xDSLOptMain):
             def parse(io: IO[bytes]) -> ModuleOp:
                 name = self.get_input_name()
                 text = read_source(io.read(), language, name)
-                self.source = None  # the ops' places are in the LLVM IR, not here
+                self.source = Source(name, text)  # the ops' places are in it
                 directory = os.path.dirname(name) if name != "-" else None
                 mlir = to_mlir(text, language, name, source_dir=directory).mlir
                 return parse_module(self.ctx, mlir, name, False)

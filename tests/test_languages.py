@@ -118,3 +118,43 @@ def test_launch_errors_name_the_opencl_c_parameters():
         mux.LaunchError, match="argument 'in': expected an array of i32"
     ):
         kernel(np.zeros(4, np.float32), np.zeros(1, np.int32), 4, global_size=1)
+
+
+HELPER_DECLARED_ONLY = """\
+float helper(float x);
+
+__kernel void k(__global float *a) {
+  a[get_global_id(0)] = 2.0f * helper(a[0]);
+}
+"""
+
+
+def test_diagnostics_point_at_the_opencl_c_line_and_column():
+    """clang's line tables give every imported op its place in the OpenCL C
+    source; the passes and the conversion to LLVM keep it, so a late error (a
+    function defined nowhere, found on the llvm level) shows the user's line."""
+    with pytest.raises(mux.CompileError) as caught:
+        mux.compile(HELPER_DECLARED_ONLY, language="opencl", name="k.cl")
+    assert str(caught.value).splitlines() == [
+        "k.cl:4:32: error: llvm.call: @helper is declared but defined nowhere: not "
+        "in the module, and not a symbol of this process the JIT could link to",
+        "    a[get_global_id(0)] = 2.0f * helper(a[0]);",
+        "                                 ^",
+    ]
+
+
+def test_imported_ops_without_debug_info_are_at_their_llvm_ir_line():
+    text = (
+        "declare float @helper(float)\n"
+        "define spir_kernel void @k(ptr addrspace(1) %a) {\n"
+        "  %x = load float, ptr addrspace(1) %a\n"
+        "  %y = call float @helper(float %x)\n"
+        "  store float %y, ptr addrspace(1) %a\n"
+        "  ret void\n"
+        "}\n"
+    )
+    with pytest.raises(mux.CompileError) as caught:
+        mux.compile(text, language="llvm", name="k.ll")
+    lines = str(caught.value).splitlines()
+    assert lines[0].startswith("k.ll:4:1: error: llvm.call: @helper is declared")
+    assert lines[1] == "    %y = call float @helper(float %x)"

@@ -39,6 +39,9 @@ class Translated:
     mlir: str
     fast: bool = False
     """The source asked for relaxed maths (OpenCL C's -cl-fast-relaxed-math)."""
+    located_in: str | None = None
+    """The text the ops' locations point into, when it is not `mlir`: the OpenCL
+    C or LLVM IR the module was imported from (for a diagnostic's line of source)."""
 
 
 def language_of(path: str | Path) -> str:
@@ -92,13 +95,15 @@ def to_mlir(
     if language == "mlir":
         return Translated(source)
     fast = False
+    llvm_ir = source
     if language == "opencl":
         compiled = compile_opencl(source, name, build_options, source_dir=source_dir)
-        source, fast = compiled.llvm_ir, compiled.options.math.fast
-    return Translated(_print(import_llvm(source, name)), fast)
+        llvm_ir, fast = compiled.llvm_ir, compiled.options.math.fast
+    return Translated(_print(import_llvm(llvm_ir, name)), fast, source)
 
 
 def _print(module: ModuleOp) -> str:
     stream = StringIO()
-    Printer(stream=stream).print_op(module)
+    # with the imported locations: each op keeps its place in the source
+    Printer(stream=stream, print_debuginfo=True).print_op(module)
     return stream.getvalue() + "\n"

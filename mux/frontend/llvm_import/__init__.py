@@ -31,6 +31,7 @@ from mux.frontend.llvm_import.functions import (
     import_function,
 )
 from mux.frontend.llvm_import.globals import Globals
+from mux.frontend.llvm_import.locations import DebugInfo, Place, locate
 from mux.frontend.llvm_import.text import TextError, struct_types
 from mux.frontend.llvm_import.values import ImporterBug, Refusal
 
@@ -53,7 +54,8 @@ def import_llvm(text: str, file: str = "<llvm>") -> ModuleOp:
     try:
         imported = _import_module(module, text, file)
     except ImportRefusal as refusal:
-        where = f"{file}:{refusal.line}" if refusal.line else file
+        place = refusal.place
+        where = f"{place.file}:{place.line}:{place.column}" if place else file
         raise CompileError(
             f"{where}: error: cannot import `{refusal.text}`: {refusal.reason}"
         ) from None
@@ -74,8 +76,13 @@ def _import_module(module: binding.ModuleRef, text: str, file: str) -> ModuleOp:
     printed = str(module)
     structs = struct_types(printed)
     nodes = kernels.metadata_nodes(printed)
-    locations = kernels.debug_locations(printed)
+    debug = DebugInfo(printed)
     lines = instruction_lines(text)
+    defines = {
+        match.group(1).strip('"'): number
+        for number, line in enumerate(text.splitlines(), 1)
+        if (match := _DEFINED.match(line))
+    }
     globals_ = Globals(module, structs)
     functions = list(module.functions)
     called = _called(functions)
@@ -100,13 +107,21 @@ def _import_module(module: binding.ModuleRef, text: str, file: str) -> ModuleOp:
                 kernels.kernel_metadata(header, nodes),
                 kernels.byval_parameters(function, structs),
             )
-        source = FunctionSource(file, lines.get(name, []), locations)
+        define = debug.place_of(header) or (
+            Place(file, defines[name]) if name in defines and not debug else None
+        )
+        source = FunctionSource(file, lines.get(name, []), debug, define)
         ops.append(
             import_function(
                 function, kernel, structs, globals_.access, source, signatures
             )
         )
-    return ModuleOp([*globals_.ops, *ops])
+    imported = ModuleOp([*globals_.ops, *ops])
+    locate(imported, Place(file, 1).location())
+    return imported
+
+
+_DEFINED = re.compile(r'define [^@]*@("[^"]+"|[-\w.$]+)\(')
 
 
 def _header(function_text: str) -> str:

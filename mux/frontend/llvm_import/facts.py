@@ -107,10 +107,3 @@ def constant_operand(operand_text: str, structs: dict[str, Attribute]) -> Consta
     if cursor.pos != len(cursor.text):
         raise TextError(f"unexpected '{cursor.text[cursor.pos :]}' after a constant")
     return constant
-
-
-def debug_line(text: str, locations: dict[int, int]) -> int | None:
-    """The source line of the instruction's `!dbg !N` attachment, when its
-    `DILocation` is in `locations` (metadata id -> line)."""
-    match = re.search(r"!dbg !(\d+)", text)
-    return locations.get(int(match.group(1))) if match else None

@@ -13,9 +13,10 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import UnrealizedConversionCastOp
 from xdsl.ir import Attribute, Block, Region
 
-from mux.frontend.llvm_import import calls, control, facts
+from mux.frontend.llvm_import import calls, control
 from mux.frontend.llvm_import.instructions import TRANSLATORS
 from mux.frontend.llvm_import.kernels import Kernel
+from mux.frontend.llvm_import.locations import DebugInfo, Place
 from mux.frontend.llvm_import.text import TextError, parse_type
 from mux.frontend.llvm_import.values import (
     FunctionValues,
@@ -35,20 +36,22 @@ _SPECIAL = {
 class ImportRefusal(Exception):
     """An instruction refused: the reason, the instruction's text, its line."""
 
-    def __init__(self, reason: str, text: str, line: int | None):
+    def __init__(self, reason: str, text: str, place: Place | None):
         super().__init__(reason)
-        self.reason, self.text, self.line = reason, text.strip(), line
+        self.reason, self.text, self.place = reason, text.strip(), place
 
 
 @dataclass
 class FunctionSource:
-    """Where a function's instructions are: the .ll lines, the !dbg lines."""
+    """Where a function's instructions are: the .ll lines, the debug places."""
 
     file: str
     lines: list[int]
     """The line in the .ll text of each instruction, in order (may be empty)."""
-    locations: dict[int, int]
-    """DILocation metadata id -> source line."""
+    debug: DebugInfo
+    """The module's debug places: when it has any, they are the source."""
+    define: Place | None = None
+    """The function's own place (its `DISubprogram`, else its `define` line)."""
 
 
 def declaration(
@@ -81,11 +84,13 @@ def import_function(
     values.block = entry
     _bind_parameters(values, function, entry, inputs)
     order = control.reverse_post_order(llvm_blocks)
-    numbering = _instruction_lines(llvm_blocks, source)
+    numbering = _instruction_places(llvm_blocks, source)
     for block in order:
         _translate_block(values, block, numbering)
     region = Region([values.blocks[b] for b in llvm_blocks if b in set(order)])
     op = func.FuncOp(function.name, (entry.arg_types, results), region)
+    if source.define is not None:
+        op.location = source.define.location()
     if kernel:
         kernel.annotate(op)
     return op
@@ -112,26 +117,33 @@ def _bind_parameters(
         values.values[argument] = values.emit(cast).results[0]
 
 
-def _instruction_lines(
+def _instruction_places(
     blocks: list[binding.ValueRef], source: FunctionSource
-) -> dict[binding.ValueRef, int | None]:
-    """The .ll line of each instruction (its !dbg line when it has one)."""
-    lines: dict[binding.ValueRef, int | None] = {}
+) -> dict[binding.ValueRef, Place | None]:
+    """The place of each instruction (`locations`): its `!dbg` place when the
+    module has debug places (the last one before it when it has none of its own:
+    the .ll text is not what the user wrote then), else its .ll line."""
+    places: dict[binding.ValueRef, Place | None] = {}
     index = 0
+    last: Place | None = None
     for block in blocks:
         for instruction in block.instructions:
-            line = facts.debug_line(str(instruction), source.locations)
-            if line is None and index < len(source.lines):
-                line = source.lines[index]
-            lines[instruction] = line
+            if source.debug:
+                place = source.debug.place_of(str(instruction)) or last
+                last = place
+            elif index < len(source.lines):
+                place = Place(source.file, source.lines[index])
+            else:
+                place = None
+            places[instruction] = place
             index += 1
-    return lines
+    return places
 
 
 def _translate_block(
     values: FunctionValues,
     block: binding.ValueRef,
-    lines: dict[binding.ValueRef, int | None],
+    places: dict[binding.ValueRef, Place | None],
 ) -> None:
     values.block = values.blocks[block]
     values.llvm_block = block
@@ -140,7 +152,7 @@ def _translate_block(
     for phi, argument in zip(block_phis, values.block.args, strict=False):
         values.values[phi] = argument
     for instruction in list(block.instructions)[len(block_phis) :]:
-        values.line = lines.get(instruction)
+        values.place = places.get(instruction)
         translator = _SPECIAL.get(instruction.opcode) or TRANSLATORS.get(
             instruction.opcode
         )
@@ -151,9 +163,10 @@ def _translate_block(
                 )
             translator(values, instruction)
         except (Refusal, TextError) as refusal:
-            raise ImportRefusal(str(refusal), str(instruction), values.line) from None
+            raise ImportRefusal(str(refusal), str(instruction), values.place) from None
         except Exception as error:  # our fault, not the kernel's: say where
+            where = values.place or Place(values.file, 0)
             raise ImporterBug(
-                f"{values.file}:{values.line or '?'}: importing "
+                f"{where.file}:{where.line or '?'}: importing "
                 f"`{str(instruction).strip()}`: {type(error).__name__}: {error}"
             ) from error

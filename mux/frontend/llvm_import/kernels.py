@@ -238,13 +238,3 @@ def kernel_metadata(
         if name in KERNEL_METADATA and int(number) in nodes:
             found[name] = nodes[int(number)]
     return found
-
-
-def debug_locations(module_text: str) -> dict[int, int]:
-    """`!N = !DILocation(line: L, ...)`: N -> L."""
-    return {
-        int(n): int(line)
-        for n, line in re.findall(
-            r"^!(\d+) = (?:distinct )?!DILocation\(line: (\d+)", module_text, re.M
-        )
-    }

@@ -12,12 +12,9 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
-    FileLineColLoc,
     FloatAttr,
-    IntAttr,
     IntegerAttr,
     IntegerType,
-    StringAttr,
     VectorType,
     i32,
     i64,
@@ -27,6 +24,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from dialects import llvmx
 from dialects.llvmx import PackedStructType
 from mux.frontend.llvm_import import events, facts
+from mux.frontend.llvm_import.locations import Place
 from mux.frontend.llvm_import.text import Constant, TextError
 
 GlobalAccess = Callable[[str], SSAValue]
@@ -78,15 +76,14 @@ class FunctionValues:
     llvm_blocks: dict[binding.ValueRef, binding.ValueRef] = field(default_factory=dict)
     """Each LLVM block by itself: a block used as an operand is another handle."""
     """The LLVM block whose instructions are being translated."""
-    line: int | None = None
+    place: Place | None = None
+    """Where the instruction being translated is (`locations`)."""
 
     def emit(self, op: Operation) -> Operation:
         """Appends `op` to the current block, located at the current line."""
         assert self.block is not None
-        if self.line is not None:
-            op.location = FileLineColLoc(
-                StringAttr(self.file), IntAttr(self.line), IntAttr(1)
-            )
+        if self.place is not None:
+            op.location = self.place.location()
         self.block.add_op(op)
         return op
 
