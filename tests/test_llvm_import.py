@@ -74,11 +74,12 @@ def test_a_refusal_names_the_instruction_and_its_line():
     with pytest.raises(CompileError) as error:
         import_llvm(REFUSED, "k.ll")
     message = str(error.value)
-    assert message.startswith("k.ll:2: error: cannot import `%v = atomicrmw nand")
+    assert message.startswith("k.ll:2:1: error: cannot import `%v = atomicrmw nand")
     assert "atomicrmw nand (not an operation of atomic.rmw)" in message
 
 
-def test_a_refusal_gives_the_debug_line_when_there_is_one():
+def test_a_refusal_gives_the_debug_place_when_there_is_one():
+    """The DILocation's line and column, in the file its scope names."""
     text = REFUSED.replace("seq_cst", "seq_cst, !dbg !7").replace(
         "%p) {", "%p) !dbg !8 {"
     ) + (
@@ -90,7 +91,7 @@ def test_a_refusal_gives_the_debug_line_when_there_is_one():
         "!9 = distinct !DICompileUnit(language: DW_LANG_OpenCL, file: !10)\n"
         '!10 = !DIFile(filename: "k.cl", directory: "/")\n'
     )
-    with pytest.raises(CompileError, match=r"^k.ll:42: error: cannot import"):
+    with pytest.raises(CompileError, match=r"^k\.cl:42:3: error: cannot import"):
         import_llvm(text, "k.ll")
 
 
