@@ -222,3 +222,23 @@ def value_attr(value: int | float, type_: Attribute) -> Attribute:
     if isinstance(type_, IntegerType):
         return IntegerAttr(int(value), type_)
     return FloatAttr(float(value), type_)
+
+
+def _type_suffix(type_: Attribute) -> str:
+    if isinstance(type_, VectorType):
+        return f"v{type_.get_shape()[0]}{_type_suffix(type_.element_type)}"
+    if isinstance(type_, IntegerType):
+        return f"i{type_.width.data}"
+    if isinstance(type_, BFloat16Type):
+        return "bf16"
+    if isinstance(type_, LLVM_FLOAT_TYPES):
+        return f"f{type_.bitwidth}"
+    raise ConversionError(f"{type_}: no LLVM intrinsic is overloaded on this type")
+
+
+def intrinsic_name(base: str, *types: Attribute) -> str:
+    """The name of the overload of LLVM intrinsic `base` on `types`: `llvm.smin`
+    on `vector<4xi32>` is `llvm.smin.v4i32`, `llvm.ldexp` on f32 and i32
+    `llvm.ldexp.f32.i32`. xDSL's translation declares the callee of
+    `llvm.call_intrinsic` under the name as given, so it must be the full one."""
+    return ".".join([base, *map(_type_suffix, types)])

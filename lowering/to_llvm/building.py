@@ -8,13 +8,10 @@ from collections.abc import Sequence
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
-    BFloat16Type,
     FunctionType,
     IntegerAttr,
-    IntegerType,
     MemRefType,
     ModuleOp,
-    VectorType,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -24,12 +21,12 @@ from xdsl.traits import SymbolTable
 
 from lowering.common.layout import memory_type
 from lowering.common.llvm_types import (
-    LLVM_FLOAT_TYPES,
     ConversionError,
     bit_width,
     convert_function_type,
     convert_type,
     element_type,
+    intrinsic_name,
     memref_strides,
     value_attr,
 )
@@ -41,25 +38,6 @@ def constant(
     """An `llvm.mlir.constant` of an integer or float type, or a splat of a vector
     type."""
     return rewriter.insert(llvm.ConstantOp(value_attr(value, type_), type_)).result
-
-
-def _type_suffix(type_: Attribute) -> str:
-    if isinstance(type_, VectorType):
-        return f"v{type_.get_shape()[0]}{_type_suffix(type_.element_type)}"
-    if isinstance(type_, IntegerType):
-        return f"i{type_.width.data}"
-    if isinstance(type_, BFloat16Type):
-        return "bf16"
-    if isinstance(type_, LLVM_FLOAT_TYPES):
-        return f"f{type_.bitwidth}"
-    raise ConversionError(f"{type_}: no LLVM intrinsic is overloaded on this type")
-
-
-def intrinsic_name(base: str, type_: Attribute) -> str:
-    """The name of the overload of LLVM intrinsic `base` on `type_`: `llvm.smin`
-    on `vector<4xi32>` is `llvm.smin.v4i32`. xDSL's translation declares the callee
-    of `llvm.call_intrinsic` under the name as given, so it must be the full one."""
-    return f"{base}.{_type_suffix(type_)}"
 
 
 def call_intrinsic(
