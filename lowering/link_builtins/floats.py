@@ -89,6 +89,12 @@ def both(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
     return e.arith(arith.AndIOp, a, b)
 
 
+def sign_bit(e: Emitter, x: SSAValue) -> SSAValue:
+    """Whether the sign bit of `x` is set (-0 and NaNs included)."""
+    bits = e.bitcast(x, int_like(x.type))
+    return e.icmp("slt", bits, e.const(0, bits.type))
+
+
 def step_bits(e: Emitter, x: SSAValue, steps: SSAValue | int) -> SSAValue:
     """The float whose bits are `x`'s plus `steps` (an integer of `x`'s bits, or a
     number): one step away from zero for +1, towards zero for -1, for finite
@@ -105,8 +111,7 @@ def next_float(e: Emitter, x: SSAValue, up: SSAValue) -> SSAValue:
     and below it elsewhere; from a zero, the smallest denormal of that side."""
     bits_type = int_like(x.type)
     # Away from zero (+1 on the bits) when the step goes the way of x's sign.
-    negative = e.icmp("slt", e.bitcast(x, bits_type), e.const(0, bits_type))
-    away = e.arith(arith.XOrIOp, up, negative)
+    away = e.arith(arith.XOrIOp, up, sign_bit(e, x))
     one, minus_one = e.const(1, bits_type), e.const(-1, bits_type)
     stepped = step_bits(e, x, e.select(away, one, minus_one))
     zero = compare(e, "oeq", x, 0.0)

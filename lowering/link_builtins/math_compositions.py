@@ -34,6 +34,7 @@ from lowering.link_builtins.floats import (
     mul,
     neg,
     next_float,
+    sign_bit,
     sub,
 )
 
@@ -185,13 +186,14 @@ def modf(e: Emitter, x: SSAValue) -> tuple[SSAValue, SSAValue]:
 
 
 def fract(e: Emitter, x: SSAValue) -> tuple[SSAValue, SSAValue]:
-    """`fmin(x - floor(x), <the float below 1>)` and `floor(x)`; ±0 for ±0 and
-    ±infinity, NaN for NaN. Computed in `x`'s own type (`maths`): the clamp below
-    1 must hold after rounding."""
+    """`fmin(x - floor(x), <the float below 1>)` and `floor(x)`; a zero fraction
+    (of an integer, or of an infinity) has `x`'s sign, as the fraction of `modf`
+    has; NaN for NaN. Computed in `x`'s own type (`maths`): the clamp below 1
+    must hold after rounding."""
     floor = e.arith(math.FloorOp, x)
     below_one = 1.0 - 2.0 ** -_significand_bits(x)
     fraction = fmin(e, sub(e, x, floor), const(e, below_one, x))
-    zero_or_inf = either(e, compare(e, "oeq", x, 0.0), is_inf(e, x))
+    zero_or_inf = either(e, compare(e, "oeq", fraction, 0.0), is_inf(e, x))
     fraction = e.select(zero_or_inf, copysign(e, const(e, 0.0, x), x), fraction)
     return e.select(is_nan(e, x), x, fraction), floor
 
@@ -264,8 +266,28 @@ def nan(e: Emitter, code: SSAValue, result: Attribute) -> SSAValue:
     return e.bitcast(pattern, result)
 
 
-def with_int_pointer(name: str) -> Callable[..., SSAValue]:
-    """The C library's `name(x..., int *)` (`remquo`, `lgamma_r`), lane by lane,
+def remquo(e: Emitter, x: SSAValue, y: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """`remainder(x, y)` and the low 7 bits of the quotient it rounded to, with
+    the quotient's sign (the specification asks for at least 7; the C library's
+    `remquof` gives 3). `|x|` is first reduced modulo `128 |y|` (exact), which
+    keeps the remainder and those bits; the quotient of what remains is then at
+    most 128, rounded from `(m - r) / |y|` (`maths` computes floats in double)."""
+    a, b = fabs(e, x), fabs(e, y)
+    m = frem(e, a, mul(e, const(e, 128.0, b), b))
+    r = e.c_library("remainder", [m, b])
+    quotient = e.arith(math.RoundEvenOp, div(e, sub(e, m, r), b))
+    bits_type = shaped(x.type, i32)
+    finite = compare(e, "olt", quotient, INF)  # not NaN either
+    k = e.cast(arith.FPToSIOp, e.select(finite, quotient, const(e, 0.0, x)), bits_type)
+    k = e.arith(arith.AndIOp, k, e.const(127, bits_type))
+    negative = e.arith(arith.XOrIOp, sign_bit(e, x), sign_bit(e, y))
+    k = e.select(negative, e.arith(arith.SubiOp, e.const(0, bits_type), k), k)
+    remainder = mul(e, r, copysign(e, const(e, 1.0, x), x))
+    return remainder, k
+
+
+def with_int_pointer(name: str, float_name: str) -> Callable[..., SSAValue]:
+    """The C library's `name(x..., int *)` (`lgamma_r`), lane by lane,
     each lane's `int` written to its element of the pointer's array."""
 
     def build(e: Emitter, *values_and_pointer: SSAValue) -> SSAValue:
@@ -273,7 +295,7 @@ def with_int_pointer(name: str) -> Callable[..., SSAValue]:
         result = values[0].type
         scalar = element_type(result)
         private = pointer_type(0)
-        symbol = name + "f" if bit_width(scalar) == 32 else name
+        symbol = float_name if bit_width(scalar) == 32 else name
         e.declare(symbol, [scalar] * len(values) + [private], scalar)
         results = []
         for lane in range(max(lanes(result), 1)):
@@ -287,5 +309,4 @@ def with_int_pointer(name: str) -> Callable[..., SSAValue]:
     return build
 
 
-remquo = with_int_pointer("remquo")
-lgamma_r = with_int_pointer("lgamma_r")
+lgamma_r = with_int_pointer("lgamma_r", "lgammaf_r")

@@ -119,7 +119,7 @@ FUNCTIONS: dict[str, Function] = {
     "modf": Function("gp", mc.modf),
     "fract": Function("gp", mc.fract, halves=Float16Type()),
     "sincos": Function("gp", mc.sincos),
-    "remquo": Function("ggq", mc.remquo, writes=True),
+    "remquo": Function("ggq", mc.remquo, F64),
     "lgamma_r": Function("gq", mc.lgamma_r, writes=True),
 }
 """The math functions, by name (`native_` and `half_` prefixes removed)."""

@@ -28,7 +28,7 @@ from lowering.link_builtins.definition import (
     width,
 )
 from lowering.link_builtins.emit import Emitter, int_like, lanes
-from lowering.link_builtins.floats import INF, compare, fabs, is_inf, is_nan
+from lowering.link_builtins.floats import INF, compare, fabs, is_inf, is_nan, sign_bit
 
 COMPARISONS = {
     "isequal": "oeq",
@@ -53,17 +53,12 @@ def _is_normal(e: Emitter, x: SSAValue) -> SSAValue:
     return e.arith(arith.AndIOp, above, compare(e, "olt", magnitude, INF))
 
 
-def _sign_bit(e: Emitter, x: SSAValue) -> SSAValue:
-    bits = e.bitcast(x, int_like(x.type))
-    return e.icmp("slt", bits, e.const(0, bits.type))
-
-
 CLASSIFICATIONS = {
     "isfinite": lambda e, x: compare(e, "olt", fabs(e, x), INF),
     "isinf": is_inf,
     "isnan": is_nan,
     "isnormal": _is_normal,
-    "signbit": _sign_bit,
+    "signbit": sign_bit,
 }
 
 
