@@ -39,7 +39,7 @@ from lowering.common.llvm_types import bit_width, element_type
 from lowering.common.mangling import Demangled
 from lowering.link_builtins.definition import Definition, is_gentype, width
 from lowering.link_builtins.emit import Emitter, is_float, shaped
-from lowering.link_builtins.floats import F64, compare, next_float
+from lowering.link_builtins.floats import F64, compare, next_float, sign_bit
 
 DESTINATIONS: dict[str, tuple[Attribute, bool]] = {
     "char": (i8, True),
@@ -79,8 +79,8 @@ def directed(
         step, up = below, e.true(nearest.type)
     elif mode == "rtn":
         step, up = above, e.const(0, shaped(nearest.type, i1))
-    else:  # rtz: towards zero
-        up = compare(e, "olt", nearest, 0.0)
+    else:  # rtz: towards zero (up from a negative float or -0)
+        up = sign_bit(e, nearest)
         step = e.select(up, below, above)
     return e.select(step, next_float(e, nearest, up), nearest)
 

@@ -86,11 +86,17 @@ class Emitter:
         (made once per emitter: all its ops are inserted at one point, in
         order)."""
         key = (repr(value), type_)
-        if key not in self._constants:
-            self._constants[key] = self.insert(
-                arith.ConstantOp(value_attr(value, type_))
-            )
-        return self._constants[key]
+        if key in self._constants:
+            return self._constants[key]
+        element = element_type(type_)
+        if isinstance(element, IntegerType) and element.width.data > 64:
+            # xDSL 0.74 cannot make an attribute of more than 64 bits: extend one
+            narrow = self.const(value, shaped(type_, i64))
+            constant = self.cast(arith.ExtSIOp, narrow, type_)
+        else:
+            constant = self.insert(arith.ConstantOp(value_attr(value, type_)))
+        self._constants[key] = constant
+        return constant
 
     def splat(self, value: SSAValue, type_: Attribute) -> SSAValue:
         """`value` in every lane of `type_` when that is a vector and `value` a
