@@ -5,9 +5,9 @@ compared element for element (the twins keep the MLIR's order of float operation
 FP_CONTRACT is off where it matters).
 
 Launch shapes cover partial work-groups, offsets, 1 and 2 dimensions and local size 1.
-The twins that need an intrinsic the importer does not declare yet (stencil2d), a
-builtin of the maths library (scale_rows) or the DMA builtins (dma_tile) are the next
-session's (issue 15's closing note). sgemm_tiled's barriers in a loop
+The twins that need an intrinsic the importer does not declare yet (stencil2d) or
+the DMA builtins (dma_tile) are the next session's (issue 15's closing note);
+scale_rows' `fmin` is the builtin library's (`link-builtins`). sgemm_tiled's barriers in a loop
 found that the uniformity analysis did not know `llvm.br`'s block arguments."""
 
 from __future__ import annotations
@@ -125,6 +125,19 @@ CASES = [
         (4, 4, 4),
         (1, 1, 1),
         (0, 0, 0),
+    ),
+    Case(
+        "scale_rows",
+        lambda: [
+            floats(6 * 8).reshape(6, 8),
+            floats(8),
+            np.float32(0.5),
+            np.uint64(5),
+            np.zeros((6, 8), np.float32),
+        ],
+        (8, 7),
+        (4, 2),
+        (0, 0),
     ),
     Case(
         "scale2d",

@@ -77,6 +77,7 @@ class Emitter:
         self.builder = builder
         self.module = module
         self._constants: dict[tuple[str, Attribute], SSAValue] = {}
+        self._splats: dict[tuple[SSAValue, Attribute], SSAValue] = {}
 
     def insert(self, op: Operation) -> SSAValue:
         return self.builder.insert(op).results[0]
@@ -100,16 +101,20 @@ class Emitter:
 
     def splat(self, value: SSAValue, type_: Attribute) -> SSAValue:
         """`value` in every lane of `type_` when that is a vector and `value` a
-        scalar (LLVM's idiom: insertelement, then a shuffle of lane 0); else
-        `value`."""
+        scalar (LLVM's idiom: insertelement, then a shuffle of lane 0; once per
+        emitter, as constants); else `value`."""
         n = lanes(type_)
         if not n or isinstance(value.type, VectorType):
             return value
         assert isinstance(type_, VectorType)
-        undef = self.insert(llvm.UndefOp(type_))
-        first = self.insert(llvm.InsertElementOp(undef, value, self.const(0, i64)))
-        mask = DenseArrayBase.from_list(i32, [0] * n)
-        return self.insert(llvm.ShuffleVectorOp(first, first, mask, type_))
+        if (value, type_) not in self._splats:
+            undef = self.insert(llvm.UndefOp(type_))
+            index = self.const(0, i64)
+            first = self.insert(llvm.InsertElementOp(undef, value, index))
+            mask = DenseArrayBase.from_list(i32, [0] * n)
+            shuffle = llvm.ShuffleVectorOp(first, first, mask, type_)
+            self._splats[value, type_] = self.insert(shuffle)
+        return self._splats[value, type_]
 
     def arith(self, cls: type[Operation], *operands: SSAValue) -> SSAValue:
         """An `arith` or `math` op of `operands` (scalars spread to the first

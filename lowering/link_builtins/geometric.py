@@ -59,12 +59,12 @@ def dot(e: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:
     return total
 
 
-def _scale(e: Emitter, p: SSAValue) -> tuple[SSAValue, SSAValue]:
+def _scale(e: Emitter, p: SSAValue) -> tuple[SSAValue, SSAValue | None]:
     """`p` scaled by a power of two so that its largest lane is in [0.5, 1), and
-    the exponent undoing it; `p` as it is when it was extended from a narrower
-    float (its squares fit in double)."""
+    the exponent undoing it; `p` as it is (and no exponent) when it was extended
+    from a narrower float, whose squares fit in double."""
     if isinstance(p.owner, llvm.FPExtOp):
-        return p, e.const(0, i32)
+        return p, None
     largest, *rest = _lanes_of(e, fabs(e, p))
     for lane in rest:
         largest = fmax(e, largest, lane)
@@ -76,7 +76,7 @@ def _scale(e: Emitter, p: SSAValue) -> tuple[SSAValue, SSAValue]:
 def length(e: Emitter, p: SSAValue) -> SSAValue:
     scaled, exponent = _scale(e, p)
     root = e.arith(math.SqrtOp, dot(e, scaled, scaled))
-    return ldexp(e, root, exponent)
+    return root if exponent is None else ldexp(e, root, exponent)
 
 
 def distance(e: Emitter, p0: SSAValue, p1: SSAValue) -> SSAValue:
