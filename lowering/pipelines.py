@@ -2,7 +2,9 @@
 
 The calls of OpenCL's builtins in a module from the OpenCL C front-end become `mux`
 ops first of all (`lower-to-mux-builtins`: nothing to do in hand-written MLIR, which
-uses the ops), so that every later pass recognises them.
+uses the ops), so that every later pass recognises them; the library functions
+(maths, conversions, vector loads, ...) are then defined inline (`link-builtins`),
+before `run-vecz` vectorises the kernel.
 compiler-pipeline-overview.txt gives the phases: adding metadata and attributes,
 work-item scheduling and barriers (kernels without barriers vectorised first,
 `run-vecz`, the scalar kernel running the work-items the vector one leaves), adding

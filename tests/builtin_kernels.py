@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pytest
 
 import mux
 
@@ -39,6 +40,20 @@ class Call:
     expression: str
     result: str
     lanes: int | None = None
+
+
+def by_type(names: str, cases: Sequence[tuple[object, int]]) -> pytest.MarkDecorator:
+    """pytest's parametrisation over `(type, lanes)` cases, named like `int4`."""
+    return pytest.mark.parametrize(
+        names,
+        cases,
+        ids=[f"{np.dtype(t).name if isinstance(t, type) else t}{n}" for t, n in cases],
+    )
+
+
+def whole_vectors(x: np.ndarray, lanes: int) -> np.ndarray:
+    """`x` repeated (or cut) to a whole number of vectors of `lanes`."""
+    return np.resize(x, -(-len(x) // lanes) * lanes)
 
 
 def _typed(name: str, lanes: int) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from builtin_kernels import Call, edge_floats, run_calls, ulps
+from builtin_kernels import Call, edge_floats, run_calls, ulps, whole_vectors
 
 RNG = np.random.default_rng(5)
 
@@ -21,7 +21,7 @@ def _f32(value) -> np.ndarray:
 def test_common_functions_follow_their_definitions(lanes: int):
     edges = edge_floats(np.float32)
     x = np.concatenate([edges, RNG.uniform(-3, 3, 64).astype(np.float32)])
-    x = np.resize(x, -(-len(x) // lanes) * lanes)
+    x = whole_vectors(x, lanes)
     low = _f32(np.full_like(x, -0.5))
     high = _f32(np.resize(RNG.uniform(0.5, 2, 7), len(x)))
     calls = [

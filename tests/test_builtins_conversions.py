@@ -10,8 +10,7 @@ import math
 from fractions import Fraction
 
 import numpy as np
-import pytest
-from builtin_kernels import DTYPES, Call, edge_floats, run_calls
+from builtin_kernels import DTYPES, Call, by_type, edge_floats, run_calls, whole_vectors
 
 MODES = ["", "_rte", "_rtz", "_rtp", "_rtn"]
 INTEGERS = ["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong"]
@@ -158,18 +157,13 @@ def _calls(source: str) -> list[tuple[str, str, bool, str]]:
     return calls
 
 
-CASES = [(t, 1) for t in INTEGERS + FLOATS] + [
-    ("float", 4),
-    ("int", 3),
-    ("double", 2),
-    ("uchar", 16),
-]
+VECTORS = [("float", 4), ("int", 3), ("double", 2), ("uchar", 16)]
+CASES = [(t, 1) for t in INTEGERS + FLOATS] + VECTORS
 
 
-@pytest.mark.parametrize(("source", "lanes"), CASES, ids=[f"{s}{n}" for s, n in CASES])
+@by_type(("source", "lanes"), CASES)
 def test_conversions_round_and_saturate_as_their_names_say(source: str, lanes: int):
-    x = _inputs(source)
-    x = np.resize(x, -(-len(x) // lanes) * lanes)
+    x = whole_vectors(_inputs(source), lanes)
     conversions = _calls(source)
     suffix = str(lanes) if lanes > 1 else ""
     calls = [Call(f"{n.format(lanes=suffix)}(a)", d) for n, d, _, _ in conversions]

@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-import pytest
-from builtin_kernels import DTYPES, Call, run_calls
+from builtin_kernels import DTYPES, Call, by_type, run_calls, whole_vectors
 
 RNG = np.random.default_rng(15)
 
@@ -58,8 +57,7 @@ def _inputs(type_: str, lanes: int) -> list[np.ndarray]:
     random = RNG.integers(low, high, size=(3, 64), dtype=DTYPES[type_], endpoint=True)
     x, y = np.concatenate([x, random[0]]), np.concatenate([y, random[1]])
     z = np.concatenate([np.roll(x[:-64], 3), random[2]])
-    size = -(-len(x) // lanes) * lanes
-    return [np.resize(v, size).astype(DTYPES[type_]) for v in (x, y, z)]
+    return [whole_vectors(v, lanes).astype(DTYPES[type_]) for v in (x, y, z)]
 
 
 def _rotate(x: int, n: int, type_: str) -> int:
@@ -129,16 +127,11 @@ def _check(name: str, got: np.ndarray, expected: list[int], result: str, args) -
     )
 
 
-CASES = [(t, 1) for t in TYPES] + [
-    ("int", 4),
-    ("uchar", 3),
-    ("long", 2),
-    ("short", 8),
-    ("ulong", 16),
-]
+VECTORS = [("int", 4), ("uchar", 3), ("long", 2), ("short", 8), ("ulong", 16)]
+CASES = [(t, 1) for t in TYPES] + VECTORS
 
 
-@pytest.mark.parametrize(("type_", "lanes"), CASES, ids=[f"{t}{n}" for t, n in CASES])
+@by_type(("type_", "lanes"), CASES)
 def test_integer_functions_are_exact(type_: str, lanes: int):
     x, y, z = _inputs(type_, lanes)
     results = {

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from builtin_kernels import Call, edge_floats, run_calls
+from builtin_kernels import Call, by_type, edge_floats, run_calls
 
 COMPARISONS = {
     "isequal": np.equal,
@@ -31,18 +31,11 @@ CLASSIFICATIONS = {
 }
 TRUTH = {np.float16: "short", np.float32: "int", np.float64: "long"}
 
-CASES = [
-    (np.float32, 1),
-    (np.float32, 4),
-    (np.float64, 2),
-    (np.float16, 1),
-    (np.float16, 8),
-]
+VECTORS = [(np.float32, 4), (np.float64, 2), (np.float16, 8)]
+CASES = [(np.float32, 1), (np.float16, 1), *VECTORS]
 
 
-@pytest.mark.parametrize(
-    ("dtype", "lanes"), CASES, ids=[f"{np.dtype(d).name}x{n}" for d, n in CASES]
-)
+@by_type(("dtype", "lanes"), CASES)
 def test_comparisons_and_classifications(dtype: type, lanes: int):
     edges = edge_floats(dtype)
     x = np.repeat(edges, len(edges))

@@ -7,8 +7,9 @@ FP_CONTRACT is off where it matters).
 Launch shapes cover partial work-groups, offsets, 1 and 2 dimensions and local size 1.
 The twins that need an intrinsic the importer does not declare yet (stencil2d) or
 the DMA builtins (dma_tile) are the next session's (issue 15's closing note);
-scale_rows' `fmin` is the builtin library's (`link-builtins`). sgemm_tiled's barriers in a loop
-found that the uniformity analysis did not know `llvm.br`'s block arguments."""
+scale_rows' `fmin` is the builtin library's (`link-builtins`). sgemm_tiled's barriers
+in a loop found that the uniformity analysis did not know `llvm.br`'s block
+arguments."""
 
 from __future__ import annotations
 

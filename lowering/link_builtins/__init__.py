@@ -31,7 +31,7 @@ Why inline ops rather than a library module linked in:
   a call of a library function would be opaque to both (the spec links early for
   that reason). Where `math` lacks a function, an LLVM intrinsic (`ldexp`,
   `frexp`, `exp10`, `fshl`, `sadd.sat`, ...) keeps it visible to LLVM; the C
-  library is called only for what neither has (`hypot`, `tgamma`, `remquo`, ...).
+  library is called only for what neither has (`hypot`, `tgamma`, `lgamma_r`, ...).
 - *The precision is the C library's and LLVM's.* `convert-to-llvm` makes `math`
   ops LLVM intrinsics, which the host's C library computes to within an ulp or
   two, inside the OpenCL C limits; the compositions (`*pi`, `rootn`, `fract`,

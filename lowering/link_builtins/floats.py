@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, llvm, math
-from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type
+from xdsl.dialects.builtin import Float32Type, Float64Type
 from xdsl.ir import Attribute, SSAValue
 
 from lowering.common.llvm_types import bit_width, element_type
-from lowering.link_builtins.emit import Emitter, int_like, is_float, shaped
+from lowering.link_builtins.emit import Emitter, int_like, is_float
 
 F32 = Float32Type()
 F64 = Float64Type()
@@ -25,47 +25,27 @@ def const(e: Emitter, value: float, like: SSAValue) -> SSAValue:
     return e.const(value, like.type)
 
 
-def fabs(e: Emitter, x: SSAValue) -> SSAValue:
-    return e.arith(math.AbsFOp, x)
+def op_of(cls: type) -> Callable[..., SSAValue]:
+    """A builder of the `arith` or `math` op `cls` on its values."""
+    return lambda e, *values: e.arith(cls, *values)
 
 
-def add(e: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:
-    return e.arith(arith.AddfOp, x, y)
-
-
-def sub(e: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:
-    return e.arith(arith.SubfOp, x, y)
-
-
-def mul(e: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:
-    return e.arith(arith.MulfOp, x, y)
-
-
-def div(e: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:
-    return e.arith(arith.DivfOp, x, y)
-
-
-def neg(e: Emitter, x: SSAValue) -> SSAValue:
-    return e.arith(arith.NegfOp, x)
+add = op_of(arith.AddfOp)
+sub = op_of(arith.SubfOp)
+mul = op_of(arith.MulfOp)
+div = op_of(arith.DivfOp)
+neg = op_of(arith.NegfOp)
+copysign = op_of(math.CopySignOp)
+fabs = op_of(math.AbsFOp)
+fmin = op_of(arith.MinnumfOp)
+"""OpenCL C's `fmin`: the other operand when one is a NaN (LLVM's `minnum`)."""
+fmax = op_of(arith.MaxnumfOp)
+"""OpenCL C's `fmax`: the other operand when one is a NaN (LLVM's `maxnum`)."""
 
 
 def frem(e: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:
     """C's `fmod`: exact (LLVM's `frem`; xDSL 0.74 has no `arith.remf`)."""
     return e.insert(llvm.FRemOp(x, e.splat(y, x.type)))
-
-
-def copysign(e: Emitter, x: SSAValue, sign: SSAValue) -> SSAValue:
-    return e.arith(math.CopySignOp, x, sign)
-
-
-def fmin(e: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:
-    """OpenCL C's `fmin`: the other operand when one is a NaN (LLVM's `minnum`)."""
-    return e.arith(arith.MinnumfOp, x, y)
-
-
-def fmax(e: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:
-    """OpenCL C's `fmax`: the other operand when one is a NaN (LLVM's `maxnum`)."""
-    return e.arith(arith.MaxnumfOp, x, y)
 
 
 def is_nan(e: Emitter, x: SSAValue) -> SSAValue:
@@ -138,13 +118,3 @@ def widened(
     if not widen or not is_float(result.type):
         return result
     return e.resize_float(result, narrow)
-
-
-def float_of_bits(bits: int) -> Attribute:
-    """The float type of `bits` bits."""
-    return {16: Float16Type(), 32: F32, 64: F64}[bits]
-
-
-def like_bits(x: SSAValue, element: Attribute) -> Attribute:
-    """`x`'s shape with elements `element`."""
-    return shaped(x.type, element)

@@ -2,25 +2,26 @@
 `half`, `float` and `double` scalars and vectors.
 
 Each is an entry of `FUNCTIONS`: its signature pattern (`definition.match`), how it
-is computed, and the type it is computed in. A `half` is computed in `float` and
-rounded back (within every limit of the specification's half table); a few
-functions are computed in `double` for `float` too, where `float` would not
-meet the limit (the `*pi` functions, `pown`, `rootn`) or where a result needs more
-bits than `float` has (`fma` of halves). The computations:
+is computed, and the type it is computed in (`float_functions.Function`). A `half`
+is computed in `float` and rounded back (within every limit of the
+specification's half table); a few functions are computed in `double` for `float`
+too, where `float` would not meet the limit (the `*pi` functions, `pown`, `rootn`,
+`remquo`'s quotient) or where a result needs more bits than `float` has (`fma` of
+halves). The computations:
 
 - one `math` op where the dialect has the function (`sqrt`, `exp`, `sin`, ...,
   `rint` is `math.roundeven`); `convert-to-llvm` makes it an LLVM intrinsic or a
   C library call, on vectors too;
 - LLVM intrinsics `math` lacks: `exp10`, `ldexp`, `frexp`;
 - the C library where neither has it (`hypot`, `remainder`, `logb`, `erfc`,
-  `tgamma`, `lgamma`, `remquo`, `lgamma_r`), lane by lane on vectors;
+  `tgamma`, `lgamma`, `lgamma_r`), lane by lane on vectors;
 - compositions for the rest (`math_compositions.py`), exact where the function
-  is (`fdim`, `maxmag`, `nextafter`, `fract`, ...).
+  is (`fdim`, `maxmag`, `nextafter`, `fract`, `remquo`, ...).
 
 `native_<f>` and `half_<f>` are `<f>` (the specification lets an implementation
-give them any accuracy, so the accurate function is one). `double` versions of
-`rootn` and of the `*pi` functions are left to the C library's absence: not
-defined here, their calls stay.
+give them any accuracy, so the accurate function is one). `rootn` of doubles is
+not defined (`1 / n` rounded in double would cost hundreds of ulps on large
+results): its calls stay, and are refused by name.
 """
 
 from __future__ import annotations
@@ -37,11 +38,7 @@ from lowering.link_builtins.definition import (
 )
 from lowering.link_builtins.emit import FLOAT_TYPES, shaped
 from lowering.link_builtins.float_functions import Compute, Function, define
-from lowering.link_builtins.floats import F64
-
-
-def _math(op: type) -> Compute:
-    return lambda e, *values: e.arith(op, *values)
+from lowering.link_builtins.floats import F64, op_of
 
 
 def _library(name: str) -> Compute:
@@ -85,16 +82,16 @@ LIBRARY_UNARY = ("erfc", "tgamma", "lgamma", "logb")
 LIBRARY_BINARY = ("hypot", "remainder")
 
 FUNCTIONS: dict[str, Function] = {
-    **{name: Function("g", _math(op)) for name, op in MATH_OPS.items()},
+    **{name: Function("g", op_of(op)) for name, op in MATH_OPS.items()},
     **{name: Function("g", _library(name)) for name in LIBRARY_UNARY},
     **{name: Function("gg", _library(name)) for name in LIBRARY_BINARY},
     "exp10": Function("g", mc.exp10),
-    "pow": Function("gg", _math(math.PowFOp)),
+    "pow": Function("gg", op_of(math.PowFOp)),
     "powr": Function("gg", mc.powr),
     "pown": Function("gi", mc.pown, F64),
     "rootn": Function("gi", mc.rootn, F64, doubles=False),
-    "atan2": Function("gg", _math(math.Atan2Op)),
-    "copysign": Function("gg", _math(math.CopySignOp)),
+    "atan2": Function("gg", op_of(math.Atan2Op)),
+    "copysign": Function("gg", op_of(math.CopySignOp)),
     "fmod": Function("gg", mc.fmod),
     "fmin": Function("gs", mc.fmin),
     "fmax": Function("gs", mc.fmax),
@@ -102,7 +99,7 @@ FUNCTIONS: dict[str, Function] = {
     "maxmag": Function("gg", mc.maxmag),
     "minmag": Function("gg", mc.minmag),
     "nextafter": Function("gg", mc.nextafter, halves=Float16Type()),
-    "fma": Function("ggg", _math(math.FmaOp), halves=F64),
+    "fma": Function("ggg", op_of(math.FmaOp), halves=F64),
     "mad": Function("ggg", mc.mad),
     "ldexp": Function("gk", mc.ldexp),
     "ilogb": Function("g", mc.ilogb, result="int"),
