@@ -133,9 +133,17 @@ def test_geometric_functions_of_doubles_and_halves():
     p = _vectors(3).astype(np.float64)
     p[2] = 1e300  # their squares overflow a double
     p[3] = 1e-300
-    (length,) = run_calls([Call("length(a)", "double", 1)], [p.reshape(-1)], 3)
+    length, normalize = run_calls(
+        [Call("length(a)", "double", 1), Call("normalize(a)", "double")],
+        [p.reshape(-1)],
+        3,
+    )
     with np.errstate(all="ignore"):  # hypot: an ulp each, without overflow
-        assert ulps(length, np.hypot.reduce(p, axis=1)).max() <= 3
+        norms = np.hypot.reduce(p, axis=1)
+        assert ulps(length, norms).max() <= 3
+        finite = np.isfinite(p).all(axis=1) & (norms > 0)
+        expected = p[finite] / norms[finite, None]
+        assert ulps(normalize.reshape(-1, 3)[finite], expected).max() <= 4
     h = np.clip(_vectors(4), -60000, 60000).astype(np.float16)
     half_length, half_dot = run_calls(
         [Call("length(a)", "half", 1), Call("dot(a, a)", "half", 1)], [h.reshape(-1)], 4
