@@ -18,6 +18,7 @@ from lowering.common.llvm_types import bit_width, element_type, pointer_type
 from lowering.link_builtins.emit import Emitter, int_like, lanes, shaped
 from lowering.link_builtins.floats import (
     INF,
+    NAN,
     add,
     both,
     compare,
@@ -80,7 +81,7 @@ def powr(e: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:
     nan = invalid[0]
     for condition in invalid[1:]:
         nan = either(e, nan, condition)
-    return e.select(nan, const(e, float("nan"), x), result)
+    return e.select(nan, const(e, NAN, x), result)
 
 
 def _int_float(e: Emitter, n: SSAValue, like: SSAValue) -> SSAValue:
@@ -108,7 +109,7 @@ def rootn(e: Emitter, x: SSAValue, n: SSAValue) -> SSAValue:
         e, compare(e, "olt", x, 0.0), e.arith(arith.XOrIOp, odd, e.true(odd.type))
     )
     nan = either(e, e.icmp("eq", n, zero), negative_even)
-    return e.select(nan, const(e, float("nan"), x), root)
+    return e.select(nan, const(e, NAN, x), root)
 
 
 def fdim(e: Emitter, x: SSAValue, y: SSAValue) -> SSAValue:
