@@ -67,6 +67,7 @@ PASSES: tuple[PassInfo, ...] = (
         "lower_to_mux_builtins",
         "LowerToMuxBuiltinsPass",
     ),
+    PassInfo("LinkBuiltinsPass", "link-builtins", "link_builtins", "LinkBuiltinsPass"),
     PassInfo(
         "ReplaceMuxMathDeclsPass",
         "replace-mux-math-decls",

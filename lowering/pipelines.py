@@ -2,7 +2,9 @@
 
 The calls of OpenCL's builtins in a module from the OpenCL C front-end become `mux`
 ops first of all (`lower-to-mux-builtins`: nothing to do in hand-written MLIR, which
-uses the ops), so that every later pass recognises them.
+uses the ops), so that every later pass recognises them; the library functions
+(maths, conversions, vector loads, ...) are then defined inline (`link-builtins`),
+before `run-vecz` vectorises the kernel.
 compiler-pipeline-overview.txt gives the phases: adding metadata and attributes,
 work-item scheduling and barriers (kernels without barriers vectorised first,
 `run-vecz`, the scalar kernel running the work-items the vector one leaves), adding
@@ -41,6 +43,7 @@ from lowering.common.compile_options import CompileOptions
 from lowering.define_mux_builtins import DefineMuxBuiltinsPass
 from lowering.define_mux_dma import DefineMuxDmaPass
 from lowering.encode_kernel_metadata import EncodeKernelMetadataPass
+from lowering.link_builtins import LinkBuiltinsPass
 from lowering.lower_to_mux_builtins import LowerToMuxBuiltinsPass
 from lowering.prepare_barriers import PrepareBarriersPass
 from lowering.reduce_to_func import ReduceToFuncPass
@@ -123,6 +126,7 @@ class HostPipeline(ModulePass):
         # the OpenCL builtins as mux ops first: the other passes recognise those
         passes: list[ModulePass] = [
             LowerToMuxBuiltinsPass(),
+            LinkBuiltinsPass(),  # the library functions' definitions, inline
             metadata,
             VerifyReqdSubGroupLegalPass(),
         ]

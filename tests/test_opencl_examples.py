@@ -6,10 +6,11 @@ FP_CONTRACT is off where it matters).
 
 Launch shapes cover partial work-groups, offsets, 1 and 2 dimensions and local size 1.
 stencil2d's clamps are LLVM intrinsics (`llvm.usub.sat`, `llvm.umin`: clang's -O1
-spelling of `x > 0 ? x - 1 : 0` and of the min). sgemm_tiled's barriers in a loop
-found that the uniformity analysis did not know `llvm.br`'s block arguments;
-dma_tile's async copies in a loop, that lower-to-mux-builtins replaced a copy with
-the count of a get_local_size call it had already replaced."""
+spelling of `x > 0 ? x - 1 : 0` and of the min); scale_rows' `fmin` is the builtin
+library's (`link-builtins`). sgemm_tiled's barriers in a loop found that the
+uniformity analysis did not know `llvm.br`'s block arguments; dma_tile's async
+copies in a loop, that lower-to-mux-builtins replaced a copy with the count of a
+get_local_size call it had already replaced."""
 
 from __future__ import annotations
 
@@ -149,6 +150,19 @@ CASES = [
         ],
         (5, 7),
         (1, 1),
+        (0, 0),
+    ),
+    Case(
+        "scale_rows",
+        lambda: [
+            floats(6 * 8).reshape(6, 8),
+            floats(8),
+            np.float32(0.5),
+            np.uint64(5),
+            np.zeros((6, 8), np.float32),
+        ],
+        (8, 7),
+        (4, 2),
         (0, 0),
     ),
     Case(

@@ -44,11 +44,12 @@ def type_suffix(type_: Attribute) -> str:
     raise ConversionError(f"{type_}: no LLVM intrinsic is overloaded on this type")
 
 
-def intrinsic_name(base: str, type_: Attribute) -> str:
-    """The name of the overload of LLVM intrinsic `base` on `type_`: `llvm.smin`
-    on `vector<4xi32>` is `llvm.smin.v4i32`. xDSL's translation declares the callee
-    of `llvm.call_intrinsic` under the name as given, so it must be the full one."""
-    return f"{base}.{type_suffix(type_)}"
+def intrinsic_name(base: str, *types: Attribute) -> str:
+    """The name of the overload of LLVM intrinsic `base` on `types`: `llvm.smin`
+    on `vector<4xi32>` is `llvm.smin.v4i32`, `llvm.ldexp` on f32 and i32
+    `llvm.ldexp.f32.i32`. xDSL's translation declares the callee of
+    `llvm.call_intrinsic` under the name as given, so it must be the full one."""
+    return ".".join([base, *map(type_suffix, types)])
 
 
 def lanewise_base(name: str, operand_types: list[Attribute]) -> str | None:
