@@ -448,3 +448,29 @@ def test_types_numpy_has_no_twin_for_are_refused_by_name(type_, message):
     with pytest.raises(mux.CompileError) as error:
         mux.compile(source).kernel("k")
     assert str(error.value) == f"kernel 'k': {message}"
+
+
+FLOAT3_SHUFFLES = """\
+__kernel void k(float3 v, __global float3 *out, __global const float4 *in,
+                __global float2 *pairs) {
+  size_t i = get_global_id(0);
+  out[i] = v;
+  float4 x = in[i];
+  pairs[i] = x.wy + (float2)(v.z, x.x);
+}
+"""
+
+
+def test_float3_stores_and_swizzles():
+    """clang widens each float3 to four lanes with a poison one (a shuffle mask
+    lane the backend prints as `poison`); four work-items storing the same float3
+    side by side once made LLVM's x86 shuffle combiner abort the process."""
+    kernel = mux.compile(FLOAT3_SHUFFLES, language="opencl").kernel("k")
+    n = 18
+    out = np.zeros((n, 4), np.float32)
+    data = np.arange(n * 4, dtype=np.float32).reshape(n, 4)
+    pairs = np.zeros((n, 2), np.float32)
+    kernel((1.0, 2.0, 3.0), out, data, pairs, global_size=n, local_size=4)
+    assert (out[:, :3] == [1.0, 2.0, 3.0]).all()
+    np.testing.assert_array_equal(pairs[:, 0], data[:, 3] + 3.0)
+    np.testing.assert_array_equal(pairs[:, 1], data[:, 1] + data[:, 0])

@@ -1,7 +1,7 @@
 """LLVM instructions llvmlite lacks (`freeze`) or prints without options the
 translation needs (weak `cmpxchg`, the alignment of atomics, volatile loads, atomic
 and volatile stores, stores through a pointer llvmlite types differently from the
-value).
+value, shuffles with poison lanes).
 
 Each is an llvmlite `Instruction` that prints itself (`descr`); `insert` puts one
 at a builder's position, as llvmlite's own builder methods do.
@@ -54,6 +54,25 @@ class VolatileLoadInstruction(instructions.LoadInstr):
         (ptr,) = self.operands
         buf.append(
             f"load volatile {self.type}, {_operand(ptr)}{_align_suffix(self.align)}\n"
+        )
+
+
+class ShuffleVectorInstruction(instructions.Instruction):
+    """`shufflevector` whose mask may have poison lanes (-1, as MLIR writes them):
+    llvmlite's refuses a mask index outside the operands' lanes, and clang widens
+    every 3-element vector with one (`<i32 0, i32 1, i32 2, i32 poison>`)."""
+
+    def __init__(self, parent, v1: ir.Value, v2: ir.Value, mask: list[int]):
+        result = ir.VectorType(v1.type.element, len(mask))
+        super().__init__(parent, result, "shufflevector", [v1, v2])
+        self.mask = mask
+
+    def descr(self, buf: list[str]) -> None:
+        v1, v2 = self.operands
+        lanes = ", ".join(f"i32 {i}" if i >= 0 else "i32 poison" for i in self.mask)
+        buf.append(
+            f"shufflevector {_operand(v1)}, {_operand(v2)}, "
+            f"<{len(self.mask)} x i32> <{lanes}>\n"
         )
 
 

@@ -38,6 +38,7 @@ from mux.backend.llvmlite_instructions import (
     AtomicRMWInstruction,
     CmpXchgInstruction,
     FreezeInstruction,
+    ShuffleVectorInstruction,
     StoreInstruction,
     VolatileLoadInstruction,
     insert,
@@ -333,10 +334,21 @@ def _mangled_intrinsic(
     values[op.results[0]] = builder.call(intrinsic, operands)
 
 
+def _shuffle_vector(
+    op: llvm.ShuffleVectorOp, builder: ir.IRBuilder, values: ValueMap, _: BlockMap
+) -> None:
+    mask = list(op.mask.get_values())
+    shuffle = ShuffleVectorInstruction(
+        builder.block, values[op.v1], values[op.v2], mask
+    )
+    values[op.res] = insert(builder, shuffle)
+
+
 _TRANSLATORS: dict[type[Operation], Translator] = {
     **dict.fromkeys(_INTRINSICS, _mangled_intrinsic),
     llvm.GEPOp: _getelementptr,
     llvm.CallIntrinsicOp: _call_intrinsic,
+    llvm.ShuffleVectorOp: _shuffle_vector,
     llvmx.FPToSIOp: _cast("fptosi"),
     llvmx.FPToUIOp: _cast("fptoui"),
     llvmx.UIToFPOp: _cast("uitofp"),
