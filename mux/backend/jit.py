@@ -27,6 +27,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.utils.target import Target
 
+from mux.backend.linking import runtime_library
+
 __all__ = [
     "AsmTarget",
     "JITError",
@@ -47,9 +49,14 @@ class JITError(DiagnosticException):
 
 @cache
 def _initialize() -> None:
-    """Initialises the native target and its asm printer, once per process."""
+    """Initialises the native target and its asm printer, and loads the compiler
+    runtime library for the code's calls (`linking.runtime_library`), once per
+    process."""
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
+    library = runtime_library()
+    if library is not None:
+        llvm.load_library_permanently(library)
 
 
 @cache

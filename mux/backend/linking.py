@@ -1,6 +1,6 @@
 """What a lowered module calls must exist: every function it declares without a body
 is an LLVM intrinsic or a symbol of this process (the C library's `memcpy`, libm's
-`expf`), which is where the JIT engine looks it up.
+`expf`) or of the compiler runtime library, which is where the JIT engine looks it up.
 
 A call to anything else would compile, and then jump to address 0 at its first
 launch: the process dies (MCJIT leaves an unresolved symbol null). An OpenCL C kernel
@@ -13,6 +13,7 @@ LLVM, naming the function (demangled when it is an OpenCL builtin) at a call of 
 from __future__ import annotations
 
 import ctypes
+import ctypes.util
 from functools import cache
 
 from xdsl.dialects import llvm
@@ -24,19 +25,30 @@ from lowering.common.mangling import demangle
 INTRINSIC_PREFIX = "llvm."
 """LLVM defines every function of this prefix itself."""
 
+RUNTIME_LIBRARY = "gcc_s"
+"""The compiler runtime library: LLVM's code generator calls its functions for what
+the CPU has no instruction for (`__truncdfhf2`: a double to a half on x86), and a
+Python process does not load it with its symbols visible (`runtime_library`)."""
+
 
 @cache
-def _process() -> ctypes.CDLL:
-    return ctypes.CDLL(None)
+def runtime_library() -> str | None:
+    """The file of the compiler runtime library (libgcc_s), None if there is none.
+    The JIT loads it (`mux.backend.jit`), so that its functions resolve."""
+    return ctypes.util.find_library(RUNTIME_LIBRARY)
+
+
+@cache
+def _libraries() -> tuple[ctypes.CDLL, ...]:
+    library = runtime_library()
+    runtime = (ctypes.CDLL(library),) if library else ()
+    return (ctypes.CDLL(None), *runtime)
 
 
 def in_process(name: str) -> bool:
-    """`name` is a symbol of this process, as the JIT engine will resolve it."""
-    try:
-        getattr(_process(), name)
-    except AttributeError:
-        return False
-    return True
+    """`name` is a symbol of this process or of the compiler runtime library, as
+    the JIT engine will resolve it."""
+    return any(hasattr(library, name) for library in _libraries())
 
 
 def check_linkable(module: ModuleOp) -> None:
