@@ -2,7 +2,6 @@
 how it reports a wrong result or an exception. Nothing here looks at a time: the
 timings of a shared 2-core machine are information, not something to assert on."""
 
-import importlib.util
 import json
 import shutil
 import subprocess
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from script_modules import load_script
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "scripts" / "bench.py"
@@ -28,17 +28,7 @@ KERNELS = [
 ]
 
 
-def _load_bench():
-    """scripts/ is not a package: load the script from its file."""
-    spec = importlib.util.spec_from_file_location("bench", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench"] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load_bench()
+bench = load_script("bench")
 
 
 def test_the_suite_is_the_issues():

@@ -4,29 +4,19 @@ readers, the naming of refusals, and the report of crashes and hangs."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from script_modules import load_script
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "scripts" / "conformance.py"
 SUITE = REPO.parent / "shared" / "suites" / "unitcl"
 
 
-def _load_script():
-    """scripts/ is not a package: load the script from its file."""
-    spec = importlib.util.spec_from_file_location("conformance", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["conformance"] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-conformance = _load_script()
+conformance = load_script("conformance")
 
 needs_suite = pytest.mark.skipif(
     not (SUITE / "kernels").is_dir(), reason=f"no UnitCL suite at {SUITE}"

@@ -9,12 +9,12 @@ and what they are generated from.
 """
 
 import difflib
-import importlib.util
 import inspect
 import re
 from pathlib import Path
 
 import pytest
+from script_modules import load_script
 
 from dialects import atomic, mux
 from lowering import ALL_PASSES, PASSES
@@ -23,18 +23,8 @@ REPO = Path(__file__).resolve().parent.parent
 FILECHECK = REPO / "tests" / "filecheck"
 
 
-def _load_generator(name: str):
-    """scripts/ is not a package: load a generator from its file."""
-    path = REPO / "scripts" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-gen_dialect_docs = _load_generator("gen_dialect_docs")
-gen_pass_docs = _load_generator("gen_pass_docs")
+gen_dialect_docs = load_script("gen_dialect_docs")
+gen_pass_docs = load_script("gen_pass_docs")
 
 OPS = sorted(mux.Mux.operations, key=lambda op: op.name)
 ATOMIC_OPS = sorted(atomic.Atomic.operations, key=lambda op: op.name)

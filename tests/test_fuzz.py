@@ -5,7 +5,6 @@ chunk with the message it must give) go through the API here, as they go through
 mux-opt in lit; a short fuzz of both targets with a fixed seed looks for new ones.
 """
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -13,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from script_modules import load_script
 
 import mux
 
@@ -70,20 +70,10 @@ def test_unclosed_string_literal_fails_in_linear_time() -> None:
     assert float(done.stdout) < 1.0
 
 
-def _fuzz_script():
-    """scripts/ is not a package: load the fuzzer from its file."""
-    spec = importlib.util.spec_from_file_location("fuzz", REPO / "scripts" / "fuzz.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["fuzz"] = module  # the dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_short_fuzz_finds_no_exception_crash_or_hang() -> None:
     """300 mutants, both targets, a fixed seed (on the code before the fixes of
     issue 13 this found 2 uncaught exceptions and 5 hangs)."""
-    fuzz = _fuzz_script()
+    fuzz = load_script("fuzz")
     report = fuzz.campaign(count=300, seed=0, jobs=2, timeout=30.0, target="both")
     assert report.outcomes["ok"] + report.outcomes["error"] == 300, report.summary()
     assert report.failures == 0, report.summary()

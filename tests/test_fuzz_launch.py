@@ -8,7 +8,6 @@ crashes, writes outside or raises but launches whose buffers are too short for t
 NDRange. Those are the `bounds` analysis's to refuse (issue 13, point 4): until it is
 merged, the last test is an expected failure."""
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -17,17 +16,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from script_modules import load_script
 
 FUZZ = Path(__file__).resolve().parent.parent / "scripts" / "fuzz_launch.py"
 
 
 @pytest.fixture(scope="module")
 def fuzz_launch():
-    spec = importlib.util.spec_from_file_location("fuzz_launch", FUZZ)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["fuzz_launch"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_script("fuzz_launch")
 
 
 @pytest.fixture(scope="module")
