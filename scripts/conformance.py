@@ -146,16 +146,16 @@ PARAMETERISED: dict[str, dict[str, str]] = {
     "conversion.03_reinterpret": {
         "IN_TYPE_SCALAR": "half",
         "OUT_TYPE_SCALAR": "short",
-        "IN_TYPE_VECTOR": "half2",
-        "OUT_TYPE_VECTOR": "short2",
-        "AS_FUNC": "as_short2",
+        "IN_TYPE_VECTOR": "half",
+        "OUT_TYPE_VECTOR": "short",
+        "AS_FUNC": "as_short",
     },
     "conversion.04_explicit_convert": {
         "IN_TYPE_SCALAR": "half",
         "OUT_TYPE_SCALAR": "int",
-        "IN_TYPE_VECTOR": "half2",
-        "OUT_TYPE_VECTOR": "int2",
-        "CONVERT_FUNC": "convert_int2",
+        "IN_TYPE_VECTOR": "half",
+        "OUT_TYPE_VECTOR": "int",
+        "CONVERT_FUNC": "convert_int",
     },
     "regression.30_local_alignment": {
         "SIZE": "2",
