@@ -249,6 +249,7 @@ REASONS: tuple[tuple[str, str], ...] = (
     (r"image|sampler", "images"),
     (r"printf", "printf"),
     (r"not (yet )?in the (builtin )?library", "builtin"),
+    (r"struct by value, not a !llvmx\.packed_struct", "packed struct by value"),
     (r"\bhalf\b|cl_khr_fp16|\bf16\b", "half"),
     (r"\bdouble\b|cl_khr_fp64|\bf64\b", "double"),
     (r"^[^\n]*:\d+:\d+: error:[^\n]*(undeclared|no matching|unknown type)", "clang"),

@@ -143,6 +143,11 @@ def test_macros_of_a_test(tmp_path):
         ("k.cl:2:1: error: declaring variable of type 'half' is not allowed", "half"),
         ("k.cl:4:2: error: expected ';' after expression", "clang"),
         (
+            "kernel 'k': parameter 's': the runtime passes a struct by value, not "
+            "a !llvmx.packed_struct<[i8, i32]>",
+            "packed struct by value",
+        ),
+        (
             "k.cl: error: cannot import `%x = foo i32 3`",
             "cannot import `%x = foo i_ _`",
         ),
