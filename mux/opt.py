@@ -146,6 +146,15 @@ class MuxOptMain(xDSLOptMain):
     def __init__(self, args: Sequence[str] | None = None):
         super().__init__(description="ComputeMux modular optimizer driver", args=args)
 
+    def register_all_arguments(self, arg_parser):
+        super().register_all_arguments(arg_parser)
+        arg_parser.add_argument(
+            "--build-options",
+            default="",
+            help="OpenCL C's clBuildProgram options, for a .cl file (-D, -I, "
+            "-cl-std=...)",
+        )
+
     def register_all_dialects(self):
         super().register_all_dialects()
         for name, factory in ALL_DIALECTS.items():
@@ -183,7 +192,8 @@ class MuxOptMain(xDSLOptMain):
                 text = read_source(io.read(), language, name)
                 self.source = Source(name, text)  # the ops' places are in it
                 directory = os.path.dirname(name) if name != "-" else None
-                mlir = to_mlir(text, language, name, source_dir=directory).mlir
+                options = self.args.build_options if language == "opencl" else ""
+                mlir = to_mlir(text, language, name, options, directory).mlir
                 return parse_module(self.ctx, mlir, name, False)
 
             return parse

@@ -76,7 +76,7 @@ def _import_module(module: binding.ModuleRef, text: str, file: str) -> ModuleOp:
     printed = str(module)
     structs = struct_types(printed)
     nodes = kernels.metadata_nodes(printed)
-    debug = DebugInfo(printed)
+    debug = DebugInfo(printed, file)
     lines = instruction_lines(text)
     defines = {
         match.group(1).strip('"'): number

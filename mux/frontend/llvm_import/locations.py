@@ -3,9 +3,9 @@
 With debug information (clang's `-gline-tables-only`, which the OpenCL C driver
 passes), an instruction's `!dbg !N` names a `DILocation(line:, column:, scope:)`
 whose scope (a `DISubprogram` or a lexical block) names the `DIFile`: the place in
-the OpenCL C source, of the function it was inlined from, in the user's file or a
-header it includes. Without it (LLVM IR written by hand), the place is the
-instruction's line in the .ll text.
+the OpenCL C source, of the function it was inlined from, in the user's file (by
+the name the importer was given) or a header it includes. Without it (LLVM IR
+written by hand), the place is the instruction's line in the .ll text.
 
 Every op the importer makes gets a `FileLineColLoc` (`locate`): its instruction's
 place, or, for what no instruction stands for (a function, a parameter's cast, a
@@ -15,6 +15,7 @@ before it. MLIR's `--import-llvm` does the same with `FileLineColLoc`s.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import NamedTuple
 
@@ -41,7 +42,10 @@ class DebugInfo:
     """The places of a module's debug metadata: `DILocation` and `DISubprogram`
     node ids -> `Place`."""
 
-    def __init__(self, module_text: str):
+    def __init__(self, module_text: str, main_file: str):
+        """`main_file`: the name the importer's input goes by; a `DIFile` of the
+        same file (clang may write it relative to its working directory) is
+        named so too."""
         nodes: dict[int, tuple[str, dict[str, str]]] = {}
         for match in _NODE.finditer(module_text):
             fields = {}
@@ -52,6 +56,8 @@ class DebugInfo:
                 )
             nodes[int(match.group(1))] = (match.group(2), fields)
         self._nodes = nodes
+        self._main = main_file
+        self._main_path = os.path.normpath(os.path.abspath(main_file))
         self.places: dict[int, Place] = {}
         for number, (kind, fields) in nodes.items():
             if kind in ("DILocation", "DISubprogram") and "line" in fields:
@@ -68,7 +74,8 @@ class DebugInfo:
                 return None
             kind, fields = self._nodes.get(int(reference[1:]), ("", {}))
             if kind == "DIFile":
-                return fields.get("filename")
+                main = _path(fields) == self._main_path
+                return self._main if main else fields.get("filename")
         return None
 
     def place_of(self, instruction_text: str) -> Place | None:
@@ -78,6 +85,13 @@ class DebugInfo:
 
     def __bool__(self) -> bool:
         return bool(self.places)
+
+
+def _path(di_file: dict[str, str]) -> str:
+    """A `DIFile`'s path: its filename in its directory (clang writes the same
+    file both ways, absolute and relative to the directory)."""
+    directory, name = di_file.get("directory", ""), di_file.get("filename", "")
+    return os.path.normpath(os.path.join(directory, name))
 
 
 def locate(module: ModuleOp, fallback: FileLineColLoc) -> None:
