@@ -11,7 +11,7 @@ takes, `mux.runtime` for how a launch runs.
 """
 
 from mux.api import Kernel, Program, compile, load
-from mux.arguments import LocalBuffer
+from mux.arguments import LocalBuffer, aligned
 from mux.errors import CompileError, KernelNotFound, LaunchError
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "LaunchError",
     "LocalBuffer",
     "Program",
+    "aligned",
     "compile",
     "load",
 ]

@@ -263,6 +263,14 @@ class Param:
             raise ArgumentProblem(
                 "the array is not C-contiguous (use np.ascontiguousarray)"
             )
+        alignment = storage(element)[1]
+        if value.ctypes.data % alignment:
+            # the kernel's loads of a wide vector may be aligned ones (vmovaps):
+            # on a misaligned address they fault
+            raise ArgumentProblem(
+                f"the array's data is not aligned to {alignment} bytes, as a buffer "
+                f"of {element} must be (mux.aligned(a) is an aligned copy)"
+            )
         if self.address_space != ADDRESS_SPACE_CONSTANT and not value.flags.writeable:
             raise ArgumentProblem("the array is read-only, and the kernel may write it")
         return value.size // lanes
@@ -276,6 +284,25 @@ class Param:
         start = -owner.ctypes.data % align
         owner[start : start + data.size] = data
         return Packed(owner.ctypes.data + start, 0, owner)
+
+
+BUFFER_ALIGNMENT = 128
+"""The alignment `aligned` gives: the size of the widest OpenCL C type (a
+`double16`), so enough for a buffer of any."""
+
+
+def aligned(array: np.ndarray, alignment: int = BUFFER_ALIGNMENT) -> np.ndarray:
+    """A C-contiguous copy of `array` whose data starts at a multiple of
+    `alignment` bytes (numpy aligns to 16 only): for buffers of wide vectors
+    (`float8`, `double4`, `int16`, ...), which a kernel may load with aligned
+    instructions."""
+    source = np.ascontiguousarray(array)
+    owner = np.empty(source.nbytes + alignment, np.uint8)
+    start = -owner.ctypes.data % alignment
+    copy = owner[start : start + source.nbytes].view(source.dtype)
+    copy = copy.reshape(source.shape)
+    copy[...] = source
+    return copy
 
 
 def kernel_params(fn: func.FuncOp) -> list[Param]:

@@ -474,3 +474,30 @@ def test_float3_stores_and_swizzles():
     assert (out[:, :3] == [1.0, 2.0, 3.0]).all()
     np.testing.assert_array_equal(pairs[:, 0], data[:, 3] + 3.0)
     np.testing.assert_array_equal(pairs[:, 1], data[:, 1] + data[:, 0])
+
+
+def test_a_buffer_of_wide_vectors_must_be_aligned():
+    """A float16 buffer is 64-byte aligned in OpenCL C, and the kernel's loads may
+    be aligned ones: a numpy array 16 bytes past a boundary is refused before the
+    launch (it would fault), `mux.aligned` makes an aligned copy; a float buffer
+    needs only 4."""
+    kernel = mux.compile(
+        "__kernel void k(__global float16 *a) { a[get_global_id(0)] *= 2.0f; }",
+        language="opencl",
+    ).kernel("k")
+    raw = np.zeros(16 * 9, np.float32)
+    skip = (-raw.ctypes.data % 64) // 4 + 4  # 16 bytes past a 64-byte boundary
+    misaligned = raw[skip : skip + 16 * 8].reshape(8, 16)
+    with pytest.raises(mux.LaunchError, match="not aligned to 64 bytes"):
+        kernel(misaligned, global_size=8)
+    data = mux.aligned(np.arange(128, dtype=np.float32).reshape(8, 16))
+    assert data.ctypes.data % 128 == 0 and data.shape == (8, 16)
+    kernel(data, global_size=8)
+    np.testing.assert_array_equal(data, np.arange(128).reshape(8, 16) * 2.0)
+    scalars = mux.compile(
+        "__kernel void k(__global float *a) { a[get_global_id(0)] *= 2.0f; }",
+        language="opencl",
+    ).kernel("k")
+    offset = np.ones(9, np.float32)[1:]  # 4-byte aligned only
+    scalars(offset, global_size=8)
+    assert (offset == 2.0).all()
