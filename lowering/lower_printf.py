@@ -172,8 +172,10 @@ def _format(op: Operation, globals_: dict[str, llvm.GlobalOp]) -> Format:
             arguments.append(Argument(string=_constant_string(value, globals_, op)))
         else:
             arguments.append(_value_argument(value, op))
-    if values or "%" in CONVERSION.sub("", text.decode("latin-1")):
-        return Format(text, tuple(arguments), valid=False)
+    # arguments past the conversions are evaluated and ignored, as in C; a '%'
+    # that starts no conversion OpenCL C has makes the format invalid
+    if "%" in CONVERSION.sub("", text.decode("latin-1")):
+        return Format(text, (), valid=False)
     return Format(text, tuple(arguments))
 
 
