@@ -203,7 +203,7 @@ def _value_argument(value: SSAValue, op: Operation) -> Argument:
     if isinstance(type_, IntegerType | AnyFloat) and type_.bitwidth in (8, 16, 32, 64):
         prefix = "i" if isinstance(type_, IntegerType) else "f"
         return Argument(f"{prefix}{type_.bitwidth}", lanes)
-    raise PassError(f"printf: cannot print a {value.type}{in_function(op)}", op)
+    raise PassError(f"lower-printf: printf cannot print a {value.type}{in_function(op)}", op)
 
 
 def _constant_string(
@@ -221,8 +221,8 @@ def _constant_string(
         if data is not None:
             return data.split(b"\0", 1)[0]
     raise PassError(
-        f"printf: the {what} argument is not a string constant the compiler "
-        f"knows{in_function(op)}",
+        f"lower-printf: printf's {what} argument is not a string constant the "
+        f"compiler knows{in_function(op)}",
         op,
     )
 
@@ -349,7 +349,8 @@ def _lower_call(
             elif isinstance(value.type, llvm.LLVMPointerType):
                 value = emit(llvm.PtrToIntOp(value, i64))
             store(value, argument.words)
-        result = emit(_select(fits, constant(0, i32), constant(-1, i32)))
+        if call.results:  # printf.print_format has none
+            result = emit(_select(fits, constant(0, i32), constant(-1, i32)))
     Rewriter.insert_op(new, InsertPoint.before(call))
     if call.results:
         call.results[0].replace_all_uses_with(result)
