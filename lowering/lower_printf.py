@@ -203,7 +203,8 @@ def _value_argument(value: SSAValue, op: Operation) -> Argument:
     if isinstance(type_, IntegerType | AnyFloat) and type_.bitwidth in (8, 16, 32, 64):
         prefix = "i" if isinstance(type_, IntegerType) else "f"
         return Argument(f"{prefix}{type_.bitwidth}", lanes)
-    raise PassError(f"lower-printf: printf cannot print a {value.type}{in_function(op)}", op)
+    message = f"lower-printf: printf cannot print a {value.type}{in_function(op)}"
+    raise PassError(message, op)
 
 
 def _constant_string(

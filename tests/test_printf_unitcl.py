@@ -54,14 +54,14 @@ FLOATS = np.array(
     [-BIG] * 10 + [-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5] + [BIG] * 10, np.float32
 )
 """The inputs of 15_floats and 16_floats_vectors (their squares are printed)."""
-_HEX = (
-    ["INF"] * 10
-    + "1.2P+5 1.9P+4 1.0P+4 1.2P+3 1.0P+2 1.0P+0 0.0P+0 1.0P+0 1.0P+2 1.2P+3".split()
-    + ["1.0P+4", "1.9P+4"]
+SQUARES = [
+    f"{text:>16}"
+    for text in ["INF"] * 10
+    + ["0X1.2P+5", "0X1.9P+4", "0X1.0P+4", "0X1.2P+3", "0X1.0P+2", "0X1.0P+0"]
+    + ["0X0.0P+0", "0X1.0P+0", "0X1.0P+2", "0X1.2P+3", "0X1.0P+4", "0X1.9P+4"]
     + ["INF"] * 10
-)
-SQUARES = [("0X1" if h[0] == "1" else "0X0") + h[1:] if h != "INF" else h for h in _HEX]
-SQUARES = [s.rjust(16) for s in SQUARES]
+]
+"""What `%#16.1A` prints of the squares of `FLOATS` (ktst_printf.cpp's lines)."""
 
 
 @dataclass
@@ -146,8 +146,14 @@ CASES = [
         (1, 1, 1),
         exact=False,
     ),
-    Case("13_concurrent_printf", "concurrent_printf", _concurrent_13(), [], (N,),
-         exact=False),
+    Case(
+        "13_concurrent_printf",
+        "concurrent_printf",
+        _concurrent_13(),
+        [],
+        (N,),
+        exact=False,
+    ),
     Case(
         "14_print_vector",
         "print_vector",
@@ -180,19 +186,28 @@ CASES = [
         )
         for kind in ("aa", "ee", "ff", "gg")
     ],
-    Case("18_concurrent_printf", "concurrent_printf", "Hello world!\n" * N, [], (N,),
-         (8,)),
+    Case(
+        "18_concurrent_printf",
+        "concurrent_printf",
+        "Hello world!\n" * N,
+        [],
+        (N,),
+        (8,),
+    ),
     Case(
         "19_print_halfs",
         "print_halfs",
         "input: (0x1.e68p+7, -0x1.b38p+2)\n",
-        [np.array([0x5B9A], np.uint16).view(np.float16),
-         np.array([0xC6CE], np.uint16).view(np.float16)],
+        [
+            np.array([0x5B9A], np.uint16).view(np.float16),
+            np.array([0xC6CE], np.uint16).view(np.float16),
+        ],
     ),
     Case("20_multiple_kernels", "multiple_kernels", "Hello multiple_kernels Foo 10\n"),
     Case("20_multiple_kernels", "first_kernel", "Hello first_kernel 3 Bar \n"),
-    Case("21_float_with_double_conversion", "float_with_double_conversion",
-         "4.000000\n"),
+    Case(
+        "21_float_with_double_conversion", "float_with_double_conversion", "4.000000\n"
+    ),
     Case(
         "22_half_with_double_conversion",
         "half_with_double_conversion",
@@ -215,7 +230,9 @@ def _expected(case: Case) -> str | re.Pattern[str]:
 def test_unitcl_printf_kernel(case, capsys):
     path = KERNELS / f"printf.{case.file}.cl"
     program = mux.compile(
-        path.read_text(), language="opencl", build_options=case.options,
+        path.read_text(),
+        language="opencl",
+        build_options=case.options,
         name=str(path),
     )
     program.kernel(case.kernel)(
