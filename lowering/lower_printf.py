@@ -302,76 +302,72 @@ def _enclosing(op: Operation) -> str:
     return fn.sym_name.data
 
 
+class _Emitter:
+    """Ops built in order, inserted before `call` at the end."""
+
+    def __init__(self) -> None:
+        self.ops: list[Operation] = []
+
+    def __call__(self, op: Operation) -> SSAValue:
+        self.ops.append(op)
+        return op.results[0] if op.results else None  # type: ignore[return-value]
+
+    def constant(self, value: int, type_: Attribute) -> SSAValue:
+        return self(llvm.ConstantOp(IntegerAttr(value, type_), type_))
+
+
 def _lower_call(
     call: Operation, format_: Format, number: int, buffer: SSAValue
 ) -> None:
-    """The record's reservation and stores in place of `call`."""
-    new: list[Operation] = []
-
-    def emit(op: Operation) -> SSAValue:
-        new.append(op)
-        return op.results[0] if op.results else None  # type: ignore[return-value]
-
-    def constant(value: int, type_: Attribute) -> SSAValue:
-        return emit(llvm.ConstantOp(IntegerAttr(value, type_), type_))
-
-    if not format_.valid:
-        result = constant(-1, i32)
-    else:
-        base = emit(
-            UnrealizedConversionCastOp.get([buffer], [llvm.LLVMPointerType(IntAttr(1))])
-        )
-        words = constant(format_.words, i64)
-        start = emit(atomic.RMWOp("add", "monotonic", base, [], words))
-        end = emit(llvm.AddOp(start, words))
-        cap_at = emit(_gep(base, 2))
-        capacity = emit(llvm.LoadOp(cap_at, i64))
-        ule = IntegerAttr(llvm.ICmpPredicateFlag.ULE.to_int(), i64)
-        fits = emit(llvm.ICmpOp(end, capacity, ule))
-        offset = emit(_select(fits, start, capacity))
-        record = emit(_gep(base, offset))
+    """The record's reservation and stores in place of `call`; its result (if
+    it has one: `printf.print_format` has none) 0 if the record fits, else -1."""
+    emit = _Emitter()
+    if format_.valid:
+        fits, record = _reserve(emit, buffer, format_.words)
         at = 0
 
-        def store(value: SSAValue, words_: int) -> None:
+        def store(value: SSAValue, words: int) -> None:
             nonlocal at
-            slot = emit(_gep(record, at)) if at else record
-            emit(llvm.StoreOp(value, slot, alignment=4))
-            at += words_
+            emit(llvm.StoreOp(value, emit(_gep(record, at)) if at else record, 4))
+            at += words
 
-        store(constant(number, i32), 1)
+        store(emit.constant(number, i32), 1)
         linear = emit(mux.GetGlobalLinearIdOp())
         store(emit(arith.IndexCastOp(linear, i64)), 2)
-        values = [v for v in call.operands[0 if format_.python else 1 :]]
-        for argument, value in zip(
-            _stored(format_), _stored_values(format_, values), strict=True
-        ):
+        values = call.operands[0 if format_.python else 1 :]
+        for argument, value in zip(format_.arguments, values, strict=False):
+            if argument.string is not None:
+                continue  # the host's table has it
             if isinstance(value.type, IndexType):
                 value = emit(arith.IndexCastOp(value, i64))
             elif isinstance(value.type, llvm.LLVMPointerType):
                 value = emit(llvm.PtrToIntOp(value, i64))
             store(value, argument.words)
-        if call.results:  # printf.print_format has none
-            result = emit(_select(fits, constant(0, i32), constant(-1, i32)))
-    Rewriter.insert_op(new, InsertPoint.before(call))
-    if call.results:
+        zero, failed = emit.constant(0, i32), emit.constant(-1, i32)
+        result = emit(arith.SelectOp(fits, zero, failed)) if call.results else None
+    else:
+        result = emit.constant(-1, i32)
+    Rewriter.insert_op(emit.ops, InsertPoint.before(call))
+    if call.results and result is not None:
         call.results[0].replace_all_uses_with(result)
     Rewriter.erase_op(call)
+
+
+def _reserve(emit: _Emitter, buffer: SSAValue, words: int) -> tuple[SSAValue, SSAValue]:
+    """Whether a record of `words` fits, and where to write it: its words in the
+    buffer, or the scratch area past the capacity if it does not fit."""
+    pointer = llvm.LLVMPointerType(IntAttr(1))
+    base = emit(UnrealizedConversionCastOp.get([buffer], [pointer]))
+    size = emit.constant(words, i64)
+    start = emit(atomic.RMWOp("add", "monotonic", base, [], size))
+    end = emit(llvm.AddOp(start, size))
+    capacity = emit(llvm.LoadOp(emit(_gep(base, 2)), i64))
+    ule = IntegerAttr(llvm.ICmpPredicateFlag.ULE.to_int(), i64)
+    fits = emit(llvm.ICmpOp(end, capacity, ule))
+    offset = emit(arith.SelectOp(fits, start, capacity))
+    return fits, emit(_gep(base, offset))
 
 
 def _gep(base: SSAValue, words: int | SSAValue) -> Operation:
     """The address `words` 32-bit words past `base`."""
     return llvm.GEPOp.from_mixed_indices(base, [words], i32, result_type=base.type)
-
-
-def _stored(format_: Format) -> list[Argument]:
-    return [a for a in format_.arguments if a.string is None]
-
-
-def _stored_values(format_: Format, values: list[SSAValue]) -> list[SSAValue]:
-    return [
-        v for a, v in zip(format_.arguments, values, strict=False) if a.string is None
-    ]
-
-
-def _select(condition: SSAValue, if_true: SSAValue, if_false: SSAValue) -> Operation:
-    return arith.SelectOp(condition, if_true, if_false)
