@@ -104,10 +104,12 @@ class PrintfBuffer:
         records.sort(key=lambda r: (r[0], r[1]))
         raw = self.words.view(np.uint8)
         out = [
-            format_record(f, raw, 4 * (at + RECORD_HEADER_WORDS))
-            for _, at, f in records
+            format_record(f, raw, 4 * (start + RECORD_HEADER_WORDS))
+            for _, start, f in records
         ]
-        return "".join(out), max(0, used - capacity)
+        # the words reserved after the last record that fit (a record that
+        # straddled the capacity included) were dropped
+        return "".join(out), used - at if used > capacity else 0
 
     def flush(self) -> None:
         """Writes the records to `sys.stdout` (flushed), a truncation to stderr."""

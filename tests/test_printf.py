@@ -252,15 +252,17 @@ def test_work_items_in_order_each_with_several_records(capsys):
     assert printed == expected
 
 
-def test_return_value_and_a_full_buffer(capsys, monkeypatch):
-    """A buffer for 10 records of 64: 10 lines printed, whole and in work-item
-    order, 10 calls return 0, the others -1; stderr says records were dropped."""
+@pytest.mark.parametrize("spare", [0, 8])
+def test_return_value_and_a_full_buffer(spare, capsys, monkeypatch):
+    """A buffer for 10 records of 64 (and `spare` bytes, where the 11th record
+    would start but not end): 10 lines printed, whole and in work-item order, 10
+    calls return 0, the others -1; stderr says how many words were dropped."""
     source = r"""kernel void k(global int *r) {
       int i = get_global_id(0);
       r[i] = printf("item %d\n", i);
     }"""
     words = 4  # a record: format number, linear id (2 words), the int
-    monkeypatch.setattr(mux.printf, "buffer_size", 10 * words * 4)
+    monkeypatch.setattr(mux.printf, "buffer_size", 10 * words * 4 + spare)
     r = np.full(64, 7, np.int32)
     printed = run(source, r, global_size=64, local_size=8, capsys=capsys)
     lines = printed.splitlines()
