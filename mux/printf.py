@@ -24,10 +24,10 @@ glibc does (`0x1.8p+1`, `0x0p+0`)."""
 from __future__ import annotations
 
 import math
-import re
 import struct
 import sys
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
@@ -59,17 +59,19 @@ buffer_size = 1 << 20
 """The bytes of each launch's printf buffer (its records; the header and the
 scratch area come on top)."""
 
-_DTYPES = {
-    "i8": "<u1",
-    "i16": "<u2",
-    "i32": "<u4",
-    "i64": "<u8",
-    "index": "<u8",
-    "ptr": "<u8",
-    "f16": "<f2",
-    "f32": "<f4",
-    "f64": "<f8",
+_CODES = {
+    "i8": "B",
+    "i16": "H",
+    "i32": "I",
+    "i64": "Q",
+    "index": "Q",
+    "ptr": "Q",
+    "f16": "e",
+    "f32": "f",
+    "f64": "d",
 }
+"""The `struct` code of each element type (integers read unsigned: the
+conversion says how to read them)."""
 _LENGTH_BITS = {"hh": 8, "h": 16, "hl": 32, "l": 64, None: 32}
 
 
@@ -90,21 +92,21 @@ class PrintfBuffer:
 
     def text(self) -> tuple[str, int]:
         """The formatted records, and the words of records that did not fit."""
-        used, capacity = (int(x) for x in self.words[:4].view(np.int64))
+        data = self.words.tobytes()
+        used, capacity = struct.unpack_from("<qq", data)
         records = []
+        sizes = [f.words for f in self.formats]
+        header = struct.Struct("<iq")
         at = HEADER_WORDS
         while at < min(used, capacity):
-            number = int(self.words[at])
+            number, item = header.unpack_from(data, 4 * at)
             if number < 1 or number > len(self.formats):
                 break  # a record that straddled the end: not written
-            format_ = self.formats[number - 1]
-            item = int(self.words[at + 1 : at + 3].view(np.int64)[0])
-            records.append((item, at, format_))
-            at += format_.words
+            records.append((item, at, self.formats[number - 1]))
+            at += sizes[number - 1]
         records.sort(key=lambda r: (r[0], r[1]))
-        raw = self.words.view(np.uint8)
         out = [
-            format_record(f, raw, 4 * (start + RECORD_HEADER_WORDS))
+            format_record(f, data, 4 * (start + RECORD_HEADER_WORDS))
             for _, start, f in records
         ]
         # the words reserved after the last record that fit (a record that
@@ -125,31 +127,37 @@ class PrintfBuffer:
             )
 
 
-def _values(argument: Argument, raw: np.ndarray, offset: int) -> list:
-    dtype = np.dtype(_DTYPES[argument.element])
-    count = max(argument.lanes, 1)
-    data = raw[offset : offset + count * dtype.itemsize].view(dtype)
-    if argument.element.startswith("f"):
-        return [float(x) for x in data]
-    return [int(x) for x in data]
-
-
-def format_record(format_: Format, raw: np.ndarray, offset: int) -> str:
-    """The text of one record, its arguments from byte `offset` of `raw`."""
-    values: list = []
+@lru_cache(maxsize=1024)
+def _layout(format_: Format) -> tuple[tuple[Argument, struct.Struct | None, int], ...]:
+    """Each argument of a format, how to read it (None: a string of the table)
+    and where, in bytes from the record's first argument."""
+    layout = []
+    offset = 0
     for argument in format_.arguments:
         if argument.string is not None:
-            values.append(argument.string.decode("latin-1"))
+            layout.append((argument, None, 0))
             continue
-        read = _values(argument, raw, offset)
+        count = max(argument.lanes, 1)
+        reader = struct.Struct(f"<{count}{_CODES[argument.element]}")
+        layout.append((argument, reader, offset))
         offset += 4 * argument.words
-        bits = 64 if argument.element in ("index", "ptr") else int(argument.element[1:])
-        if format_.python:
-            values.append(
-                _signed(read[0], bits) if argument.element[0] in "ip" else read[0]
-            )
-        else:
+    return tuple(layout)
+
+
+def format_record(format_: Format, data: bytes, offset: int) -> str:
+    """The text of one record, its arguments from byte `offset` of `data`."""
+    values: list = []
+    for argument, reader, at in _layout(format_):
+        if reader is None:
+            values.append(argument.string.decode("latin-1"))  # type: ignore[union-attr]
+            continue
+        read = reader.unpack_from(data, offset + at)
+        if not format_.python:
             values.append((read, argument.lanes, argument.element))
+        elif argument.element[0] in "ip":  # signless integers, read as signed
+            values.append(_signed(read[0], 8 * reader.size))
+        else:
+            values.append(read[0])
     if format_.python:
         return format_.text.decode().format(*values)
     return c_format(format_.text.decode("latin-1"), values)
@@ -159,26 +167,54 @@ def c_format(text: str, values: list) -> str:
     """`text` formatted as OpenCL C's printf does, each conversion taking the
     next value ((element values, lanes, element type) or a string)."""
     pieces = []
-    at = 0
     index = 0
-    for match in CONVERSION.finditer(text):
-        pieces.append(text[at : match.start()])
-        at = match.end()
-        if match["conversion"] == "%":
-            pieces.append("%")
+    for part in _parsed(text):
+        if isinstance(part, str):
+            pieces.append(part)
             continue
         value = values[index]
         index += 1
         if isinstance(value, str):
-            pieces.append(_spec(match, "s") % value)
+            pieces.append(_spec(part, "s") % value)
             continue
         elements, _, element = value
-        pieces.append(",".join(_one(match, x, element) for x in elements))
-    pieces.append(text[at:])
+        pieces.append(",".join(_one(part, x, element) for x in elements))
     return "".join(pieces)
 
 
-def _spec(match: re.Match[str], conversion: str, drop: str = "") -> str:
+@dataclass(frozen=True)
+class Spec:
+    """One conversion of a format, its parts as `CONVERSION` names them."""
+
+    flags: str
+    width: str
+    precision: str | None
+    vector: str | None
+    length: str | None
+    conversion: str
+
+    def __getitem__(self, name: str) -> str | None:
+        return getattr(self, name)
+
+
+@lru_cache(maxsize=1024)
+def _parsed(text: str) -> tuple[str | Spec, ...]:
+    """`text` as its literal pieces (`%%` a literal `%`) and conversions."""
+    parts: list[str | Spec] = []
+    at = 0
+    for match in CONVERSION.finditer(text):
+        parts.append(text[at : match.start()])
+        at = match.end()
+        if match["conversion"] == "%":
+            parts.append("%")
+        else:
+            parts.append(Spec(**match.groupdict()))
+    parts.append(text[at:])
+    return tuple(p for p in parts if p != "")
+
+
+@lru_cache(maxsize=1024)
+def _spec(match: Spec, conversion: str, drop: str = "") -> str:
     flags = "".join(f for f in match["flags"] if f not in drop)
     precision = "" if match["precision"] is None else "." + (match["precision"] or "0")
     return f"%{flags}{match['width']}{precision}{conversion}"
@@ -189,7 +225,7 @@ def _signed(value: int, bits: int) -> int:
     return value - (1 << bits) if value >> (bits - 1) else value
 
 
-def _one(match: re.Match[str], value: int | float, element: str) -> str:
+def _one(match: Spec, value: int | float, element: str) -> str:
     """One scalar (a vector's element) by one conversion."""
     conversion = match["conversion"]
     if conversion in "diouxX":
@@ -209,7 +245,7 @@ def _one(match: re.Match[str], value: int | float, element: str) -> str:
     return _spec(match, conversion) % value
 
 
-def _integer(match: re.Match[str], value: int, bits: int) -> str:
+def _integer(match: Spec, value: int, bits: int) -> str:
     conversion = match["conversion"]
     if conversion in "di":
         return _spec(match, "d", drop="#") % _signed(value, bits)
@@ -229,7 +265,7 @@ def _integer(match: re.Match[str], value: int, bits: int) -> str:
     return _spec(match, conversion, drop="+ ") % value
 
 
-def _pad(match: re.Match[str], body: str, zero: bool = False) -> str:
+def _pad(match: Spec, body: str, zero: bool = False) -> str:
     """`body` to the conversion's width (`-`: left, `0`: zeros after a sign or
     prefix when `zero`)."""
     width = int(match["width"] or 0)
@@ -247,7 +283,7 @@ def _pad(match: re.Match[str], body: str, zero: bool = False) -> str:
     return body.rjust(width)
 
 
-def _sign(match: re.Match[str], negative: bool) -> str:
+def _sign(match: Spec, negative: bool) -> str:
     if negative:
         return "-"
     if "+" in match["flags"]:
@@ -255,7 +291,7 @@ def _sign(match: re.Match[str], negative: bool) -> str:
     return " " if " " in match["flags"] else ""
 
 
-def _nonfinite(match: re.Match[str], value: float) -> str:
+def _nonfinite(match: Spec, value: float) -> str:
     """NaN and infinity as C prints them: the sign bit shown, no zero padding."""
     negative = math.copysign(1.0, value) < 0
     body = "nan" if math.isnan(value) else "inf"
@@ -264,7 +300,7 @@ def _nonfinite(match: re.Match[str], value: float) -> str:
     return _pad(match, _sign(match, negative) + body)
 
 
-def _hex_float(match: re.Match[str], value: float) -> str:
+def _hex_float(match: Spec, value: float) -> str:
     """`%a`: glibc's hexadecimal form of a double, `0x1.<hex>p<exp>` (subnormals
     `0x0.<hex>p-1022`), the digits rounded to the precision (to even) or as few
     as the value needs."""
