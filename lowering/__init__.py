@@ -67,6 +67,12 @@ PASSES: tuple[PassInfo, ...] = (
         "lower_to_mux_builtins",
         "LowerToMuxBuiltinsPass",
     ),
+    PassInfo(
+        "(none: printf records, opencl-c spec 6.15.14)",
+        "lower-printf",
+        "lower_printf",
+        "LowerPrintfPass",
+    ),
     PassInfo("LinkBuiltinsPass", "link-builtins", "link_builtins", "LinkBuiltinsPass"),
     PassInfo(
         "ReplaceMuxMathDeclsPass",

@@ -44,6 +44,7 @@ from lowering.define_mux_builtins import DefineMuxBuiltinsPass
 from lowering.define_mux_dma import DefineMuxDmaPass
 from lowering.encode_kernel_metadata import EncodeKernelMetadataPass
 from lowering.link_builtins import LinkBuiltinsPass
+from lowering.lower_printf import LowerPrintfPass
 from lowering.lower_to_mux_builtins import LowerToMuxBuiltinsPass
 from lowering.prepare_barriers import PrepareBarriersPass
 from lowering.reduce_to_func import ReduceToFuncPass
@@ -125,6 +126,7 @@ class HostPipeline(ModulePass):
         )
         # the OpenCL builtins as mux ops first: the other passes recognise those
         passes: list[ModulePass] = [
+            LowerPrintfPass(),  # first: its walk is the host's (`mux.printf`)
             LowerToMuxBuiltinsPass(),
             LinkBuiltinsPass(),  # the library functions' definitions, inline
             metadata,

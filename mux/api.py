@@ -35,7 +35,7 @@ from lowering.common.compile_options import CompileOptions, OptionError
 from lowering.common.device import HOST
 from lowering.compute_local_memory_usage import local_memory_usage
 from mux.access_bounds import KernelBounds
-from mux.arguments import kernel_params, packed_struct
+from mux.arguments import Param, kernel_params, packed_struct
 from mux.compiler import (
     CompiledKernel,
     KernelVariant,
@@ -47,6 +47,7 @@ from mux.compiler import (
 from mux.diagnostics import Source, describe
 from mux.errors import CompileError, KernelNotFound, LaunchError
 from mux.frontend.languages import language_of, read_source, to_mlir
+from mux.printf import PRINTF_BUFFER, PrintfBuffer, kernel_formats
 from mux.runtime import (
     check_ndrange,
     default_local_size,
@@ -220,7 +221,14 @@ class Kernel:
             self.params = kernel_params(self.function)
         except LaunchError as error:  # no launch could pass it: the kernel's fault
             raise CompileError(f"kernel '{name}': {error}") from None
-        self._struct = packed_struct(self.params)
+        try:
+            self._printf = kernel_formats(program.module, name)
+        except DiagnosticException as error:
+            raise CompileError(describe(error, program._source)) from error
+        """The formats of the printf calls of the module, None if the kernel does
+        not print (`mux.printf`: its last parameter is then the printf buffer)."""
+        printf_param = [Param("printf buffer", PRINTF_BUFFER)] if self._printf else []
+        self._struct = packed_struct([*self.params, *printf_param])
         self._bounds = KernelBounds(self.function, self.params)
         try:
             usage = local_memory_usage(program.module, self.function)
@@ -356,7 +364,12 @@ class Kernel:
         self._bounds.check(args, global_size, local_size, global_offset)
         uniform = all(g % s == 0 for g, s in zip(global_size, local_size, strict=True))
         compiled = self.compiled(local_size if uniform else None)
+        printf = PrintfBuffer.allocate(self._printf) if self._printf else None
+        if printf is not None:
+            setattr(packed, f"f{len(self.params)}", printf.words.ctypes.data)
         launch(compiled.hook, packed, global_size, local_size, global_offset, threads)
+        if printf is not None:
+            printf.flush()
         del owners  # the structs' copies lived as long as the launch
 
     def _pack(self, args: tuple[Any, ...]) -> tuple[Any, list[Any]]:

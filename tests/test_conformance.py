@@ -44,7 +44,8 @@ SUBSET = {
     "task_10.05_atomic_cmpxchg_builtin.cl": "compiled",
     "task_13.01_magic_square.cl": "compiled",
     "work_group_collective_functions.01_all.cl": "compiled",
-    "printf.01_hello.cl": "refused: printf",
+    "printf.01_hello.cl": "compiled",
+    "printf.14_print_vector.cl": "compiled",  # lower-printf
     # generic-address-space C11 atomics, compare-exchange through private memory
     "c11atomics.64_compare_exchange_strong_local_global_single_int.cl": "compiled",
     "c11atomics.02_init_local_int.cl": "compiled",

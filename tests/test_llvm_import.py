@@ -78,6 +78,14 @@ def test_a_refusal_names_the_instruction_and_its_line():
     assert "atomicrmw nand (not an operation of atomic.rmw)" in message
 
 
+def test_a_variadic_function_defined_in_the_module_is_refused():
+    """A call of a declared variadic function is an llvm.call (printf); one
+    defined in the module is refused by name (OpenCL C has none)."""
+    text = "define i32 @sum(i32 %n, ...) {\n  ret i32 %n\n}\n"
+    with pytest.raises(CompileError, match="variadic function sum"):
+        import_llvm(text, "v.ll")
+
+
 def test_a_refusal_gives_the_debug_place_when_there_is_one():
     """The DILocation's line and column, in the file its scope names."""
     text = REFUSED.replace("seq_cst", "seq_cst, !dbg !7").replace(

@@ -347,4 +347,12 @@ MUX_EXTENDED_COPIES(__global, __local)
   __attribute__((vec_type_hint(typen)))
 #define kernel_exec(X, typen) __kernel_exec(X, typen)
 
+/* ---- printf (6.15.14) -------------------------------------------------- */
+/* clang's builtin tables do not declare it. `format(printf, 1, 2)` lets clang
+ * check the arguments against the format (OpenCL C's vector specifiers
+ * included); the call is variadic, with no mangling, and `lower-printf`
+ * rewrites it into a record the host formats after the launch. */
+int printf(__constant const char *restrict format, ...)
+    __attribute__((format(printf, 1, 2)));
+
 #endif /* MUX_OPENCL_BASE_H */

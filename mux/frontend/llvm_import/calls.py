@@ -19,6 +19,13 @@ A pointer argument a function takes `byval(T)` is its own copy of the `T` the
 caller points to: a `func.call` passes pointers only, so the caller makes the
 copy (an alloca at its entry, the aggregate loaded and stored).
 
+A call of a variadic function (`printf`, the only one OpenCL C has) cannot be a
+`func.call`, whose callee's type fixes the number of operands: it is an
+`llvm.call` with the callee's variadic type (`vararg(!llvm.func<i32 (ptr<2>,
+...)>)`), the callee declared as an `llvm.func` (`declaration`), as LLVM has
+them; `lower-printf` rewrites the calls of `printf`. A variadic function defined
+in the module is refused (OpenCL C has none).
+
 The markers nothing after the importer reads are dropped: `llvm.lifetime.*`,
 `llvm.experimental.noalias.scope.decl` (its operand is metadata, which the
 importer does not carry), `llvm.assume` and `llvm.dbg.*` only inform LLVM's
@@ -44,14 +51,16 @@ DROPPED = (
 """The intrinsics a call of which is dropped, by name prefix."""
 
 
+def is_variadic(function: binding.ValueRef) -> bool:
+    return function.global_value_type.is_function_vararg
+
+
 def function_type(
     function: binding.ValueRef, structs: dict[str, Attribute]
 ) -> tuple[list[Attribute], list[Attribute]]:
     """A function's parameter and result types at the llvm level (no result for
-    void)."""
+    void), the parameters before `...` for a variadic one."""
     type_ = function.global_value_type
-    if type_.is_function_vararg:
-        raise Refusal(f"variadic function {function.name}")
     inputs = [parse_type(str(t), structs) for t in type_.get_function_parameters()]
     returned = str(type_.get_function_return())
     return inputs, [] if returned == "void" else [parse_type(returned, structs)]
@@ -68,7 +77,7 @@ def signature(function: binding.ValueRef, structs: dict[str, Attribute]) -> Sign
             if attribute.startswith("byval(") and attribute.endswith(")"):
                 type_ = parse_type(attribute[len("byval(") : -1], structs)
                 byval[index] = (type_, aligns[0] if aligns else None)
-    return Signature(inputs, results, byval)
+    return Signature(inputs, results, byval, is_variadic(function))
 
 
 def _byval_copies(
@@ -104,8 +113,16 @@ def translate_call(values: FunctionValues, call: binding.ValueRef) -> None:
         flags = facts.words_after_opcode(str(call))
         if flags := [f for f in flags if f in facts.FAST_MATH_FLAGS]:
             op.properties["fastmathFlags"] = llvm.FastMathAttr(flags)
+    elif (callee_signature := values.signatures[name]).variadic:
+        results = callee_signature.results
+        fixed = len(callee_signature.inputs)
+        op = llvm.CallOp(
+            name,
+            *args,
+            return_type=results[0] if results else None,
+            variadic_args=len(args) - fixed,
+        )
     else:
-        callee_signature = values.signatures[name]
         results = callee_signature.results
         op = func.CallOp(name, _byval_copies(values, callee_signature, args), results)
     values.emit(op)

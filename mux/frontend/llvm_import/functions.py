@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from llvmlite import binding
-from xdsl.dialects import func
+from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import UnrealizedConversionCastOp
 from xdsl.ir import Attribute, Block, Region
 
@@ -57,8 +57,13 @@ class FunctionSource:
 def declaration(
     function: binding.ValueRef, structs: dict[str, Attribute]
 ) -> func.FuncOp:
-    """`func.func private @name(...)` for a declared function."""
+    """`func.func private @name(...)` for a declared function; `llvm.func @name(...,
+    ...)` for a variadic one (`calls`: its calls are `llvm.call`s)."""
     inputs, results = calls.function_type(function, structs)
+    if calls.is_variadic(function):
+        returned = results[0] if results else llvm.LLVMVoidType()
+        type_ = llvm.LLVMFunctionType(inputs, returned, is_variadic=True)
+        return llvm.FuncOp(function.name, type_, llvm.LinkageAttr("external"))
     return func.FuncOp.external(function.name, inputs, results)
 
 
@@ -72,6 +77,8 @@ def import_function(
 ) -> func.FuncOp:
     """The `func.func` of a defined function; `kernel` is its metadata when it is
     a kernel."""
+    if calls.is_variadic(function):
+        raise Refusal(f"variadic function {function.name}")
     inputs, results = calls.function_type(function, structs)
     llvm_blocks = list(function.blocks)
     entry = Block(arg_types=kernel.parameter_types(inputs) if kernel else inputs)

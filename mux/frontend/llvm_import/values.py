@@ -58,6 +58,8 @@ class Signature:
     """No type for void, else the one result type."""
     byval: dict[int, tuple[Attribute, int | None]] = field(default_factory=dict)
     """The parameters taken `byval(T)`, by position: T and the alignment."""
+    variadic: bool = False
+    """The function takes `...` after `inputs` (printf)."""
 
 
 @dataclass
