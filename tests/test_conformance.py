@@ -13,10 +13,10 @@ from script_modules import load_script
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "scripts" / "conformance.py"
-SUITE = REPO.parent / "shared" / "suites" / "unitcl"
 
 
 conformance = load_script("conformance")
+SUITE = conformance.DEFAULT_SUITE
 
 needs_suite = pytest.mark.skipif(
     not (SUITE / "kernels").is_dir(), reason=f"no UnitCL suite at {SUITE}"
