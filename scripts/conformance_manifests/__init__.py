@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-MODULES = ("barrier",)
+MODULES = ("barrier", "work_group_collective_functions")
 """The modules of this package that hold manifests, in the issue's order."""
 
 
