@@ -94,6 +94,7 @@ def _truth_check(expected: np.ndarray):
 
 def _any_all(is_all: bool) -> list[Launch]:
     launches = []
+    group_op = np.all if is_all else np.any
     for index, local in enumerate(LOCAL_SIZES):
         count = int(np.prod(_global(local)))
         for fill in (0, 42, None):
@@ -102,7 +103,6 @@ def _any_all(is_all: bool) -> list[Launch]:
                 if fill is not None
                 else np.random.default_rng(index).integers(0, 2, count).astype(np.int32)
             )
-            group_op = np.all if is_all else np.any
             expected = _by_group(
                 data, local, lambda v: np.full_like(v, int(group_op(v != 0)))
             )
