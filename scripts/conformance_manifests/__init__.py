@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-MODULES = ("barrier", "work_group_collective_functions")
+MODULES = ("barrier", "work_group_collective_functions", "sub_group")
 """The modules of this package that hold manifests, in the issue's order."""
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import In, Launch, Out
+from .ndrange import apply, layout, reduce, scan, truth_check
 
 LOCAL_SIZES = ((64, 1, 1), (1, 64, 1), (1, 1, 64), (67, 1, 1), (67, 5, 1), (67, 2, 3))
 TYPES = {"int": np.int32, "uint": np.uint32, "long": np.int64, "ulong": np.uint64}
@@ -20,27 +21,9 @@ def _global(local: tuple[int, ...]) -> tuple[int, ...]:
     return (local[0] * 4, *local[1:])
 
 
-def _layout(local: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For each work-item in global linear order: its group's linear id, its
-    local linear id, and its local ids (x, y, z) as a 3-column array."""
-    gx, gy, gz = _global(local)
-    lx, ly, lz = local
-    z, y, x = (a.reshape(-1) for a in np.indices((gz, gy, gx)))
-    group = x // lx + (gx // lx) * (y // ly + (gy // ly) * (z // lz))
-    local_linear = x % lx + lx * (y % ly + ly * (z % lz))
-    return group, local_linear, np.stack([x % lx, y % ly, z % lz], axis=1)
-
-
 def _by_group(values: np.ndarray, local: tuple[int, ...], per_group) -> np.ndarray:
-    """`per_group(v)` applied to each group's values in local linear order, the
-    results put back at their work-items."""
-    group, local_linear, _ = _layout(local)
-    out = np.empty_like(values)
-    for g in np.unique(group):
-        items = np.flatnonzero(group == g)
-        items = items[np.argsort(local_linear[items], kind="stable")]
-        out[items] = per_group(values[items])
-    return out
+    where = layout(_global(local), local)
+    return apply(values, where.group, where, per_group)
 
 
 def _inputs(dtype, count: int, seed: int, clamp: int = 1) -> np.ndarray:
@@ -50,46 +33,6 @@ def _inputs(dtype, count: int, seed: int, clamp: int = 1) -> np.ndarray:
     rng = np.random.default_rng(seed)
     low, high = int(info.min) // clamp, int(info.max) // clamp
     return rng.integers(low, high, count, dtype=dtype, endpoint=True)
-
-
-def _reduce(op: str, dtype):
-    info = np.iinfo(dtype)
-    if op == "add":
-        return lambda v: np.full_like(v, v.sum(dtype=dtype))
-    if op == "min":
-        return lambda v: np.full_like(v, v.min() if v.size else info.max)
-    return lambda v: np.full_like(v, v.max() if v.size else info.min)
-
-
-def _scan(op: str, dtype, inclusive: bool):
-    info = np.iinfo(dtype)
-    identity = {"add": 0, "min": info.max, "max": info.min}[op]
-    ufunc = {"add": np.add, "min": np.minimum, "max": np.maximum}[op]
-
-    def scan(v: np.ndarray) -> np.ndarray:
-        with np.errstate(over="ignore"):
-            running = ufunc.accumulate(v, dtype=dtype)
-        if inclusive:
-            return running
-        return np.concatenate([np.array([identity], dtype), running[:-1]])
-
-    return scan
-
-
-def _truth_check(expected: np.ndarray):
-    """Any non-zero result is true: the test compares truth values only."""
-
-    def check(got: np.ndarray) -> str | None:
-        bad = np.flatnonzero((got != 0) != (expected != 0))
-        if not bad.size:
-            return None
-        i = int(bad[0])
-        return (
-            f"element {i}: expected {'true' if expected[i] else 'false'}, got "
-            f"{got[i].item()!r} ({bad.size} of {got.size} differ)"
-        )
-
-    return check
 
 
 def _any_all(is_all: bool) -> list[Launch]:
@@ -106,7 +49,7 @@ def _any_all(is_all: bool) -> list[Launch]:
             expected = _by_group(
                 data, local, lambda v: np.full_like(v, int(group_op(v != 0)))
             )
-            args = (In(data), Out(_truth_check(expected), np.int32, count))
+            args = (In(data), Out(truth_check(expected), np.int32, count))
             label = f"local {local} {'random' if fill is None else fill}"
             launches.append(Launch(args, _global(local), local, label=label, **STD))
     return launches
@@ -118,7 +61,7 @@ def _binary(op: str, kind: str, dtype, inclusive: bool = False) -> list[Launch]:
         count = int(np.prod(_global(local)))
         clamp = int(np.prod(local)) if op == "add" else 1
         data = _inputs(dtype, count, index, clamp)
-        fn = _reduce(op, dtype) if kind == "reduce" else _scan(op, dtype, inclusive)
+        fn = reduce(op, dtype) if kind == "reduce" else scan(op, dtype, inclusive)
         expected = _by_group(data, local, fn)
         args = (In(data), Out(expected))
         launches.append(
@@ -138,11 +81,10 @@ def _broadcast(dims: int, dtype, locals_: tuple) -> list[Launch]:
         data = _inputs(dtype, count, index)
         chosen = np.stack([rng.integers(0, n, groups) for n in local], axis=1)
         chosen[:, dims:] = 0
-        group, _, local_ids = _layout(local)
+        where = layout(_global(local), local)
         expected = np.empty_like(data)
-        for g in range(groups):
-            items = np.flatnonzero(group == g)
-            source = items[(local_ids[items] == chosen[g]).all(axis=1)][0]
+        for g, items in where.each(where.group):
+            source = items[(where.local_ids[items] == chosen[g]).all(axis=1)][0]
             expected[items] = data[source]
         if dims == 1:
             idx = chosen[:, 0].astype(np.uint64)
