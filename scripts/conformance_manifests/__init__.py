@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-MODULES = ("barrier", "work_group_collective_functions", "sub_group")
+MODULES = ("barrier", "work_group_collective_functions", "sub_group", "dma")
 """The modules of this package that hold manifests, in the issue's order."""
 
 
@@ -151,9 +151,9 @@ def run_launch(program: Any, launch: Launch) -> str | None:
     values = []
     for arg in launch.args:
         if isinstance(arg, In):
-            values.append(arg.data.copy())
+            values.append(aligned(arg.data))
         elif isinstance(arg, (Out, InOut)):
-            values.append(arg.initial())
+            values.append(aligned(arg.initial()))
         elif isinstance(arg, Local):
             values.append(mux.LocalBuffer(arg.count * np.dtype(arg.dtype).itemsize))
         else:
@@ -168,6 +168,21 @@ def run_launch(program: Any, launch: Launch) -> str | None:
             if wrong:
                 return f"argument {index}: {wrong}"
     return None
+
+
+BUFFER_ALIGNMENT = 128
+"""The alignment of a buffer's start, in bytes: an OpenCL buffer is aligned to
+the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN (at least the largest type, a
+long16's 128 bytes), a numpy array only to 16 or 64."""
+
+
+def aligned(values: np.ndarray) -> np.ndarray:
+    """A copy of `values` whose data starts on a `BUFFER_ALIGNMENT` boundary."""
+    raw = np.empty(values.nbytes + BUFFER_ALIGNMENT, np.uint8)
+    start = -raw.ctypes.data % BUFFER_ALIGNMENT
+    copy = raw[start : start + values.nbytes].view(values.dtype).reshape(values.shape)
+    copy[...] = values
+    return copy
 
 
 def _only_kernel(program: Any) -> str:
@@ -200,9 +215,11 @@ def compare(expected: np.ndarray | Check, got: np.ndarray, ulp: int = 0) -> str 
 
 
 def _ordered(values: np.ndarray) -> np.ndarray:
-    """Floats as integers whose difference is their distance in ulps."""
-    bits = values.view(np.int32 if values.itemsize == 4 else np.int64).astype(np.int64)
-    return np.where(bits < 0, np.int64(-(2**63)) - bits, bits)
+    """Floats as integers whose difference is their distance in ulps (-0 and +0
+    both 0)."""
+    bits = values.view(f"i{values.itemsize}").astype(np.int64)
+    lowest = -(2 ** (8 * values.itemsize - 1))
+    return np.where(bits < 0, lowest - bits, bits)
 
 
 def run_file(launches: list[Launch], build: Callable[[Launch], Any]) -> dict:
