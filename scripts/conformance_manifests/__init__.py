@@ -30,7 +30,13 @@ from typing import Any
 
 import numpy as np
 
-MODULES = ("barrier", "work_group_collective_functions", "sub_group", "dma")
+MODULES = (
+    "barrier",
+    "work_group_collective_functions",
+    "sub_group",
+    "dma",
+    "c11atomics",
+)
 """The modules of this package that hold manifests, in the issue's order."""
 
 
