@@ -2,7 +2,7 @@
 """The reference implementation's kernels as our compile-coverage check.
 
     python scripts/conformance.py [SUITE] [--jobs N] [--timeout S] [--only GLOB]
-                                  [--markdown FILE] [--json FILE]
+                                  [--markdown FILE] [--json FILE] [--run]
 
 SUITE (default `../shared/suites/unitcl` beside the repository) holds UnitCL's
 OpenCL C kernels in `kernels/<group>.<nn>_<name>.cl`. Each file is compiled the
@@ -24,6 +24,12 @@ when it dies or hangs. The disk cache is turned off for them, so every run
 compiles from the start. The table goes to standard output (and to FILE with
 `--markdown`, as `docs/conformance.md` has it); the exit status is 1 if
 anything crashed. The test suite runs a fast subset (tests/test_conformance.py).
+
+With `--run`, the files that have an execution manifest
+(`scripts/conformance_manifests/`: arguments, sizes, build options and the
+expected results as numpy) are run instead, in the same worker processes, and
+each is *passed*, *failed* (the first wrong element, expected vs got) or
+*crashed*; `--markdown` then rewrites only the page's execution section.
 """
 
 from __future__ import annotations
@@ -520,9 +526,9 @@ which says how each file is built (its header's `CL_STD` and `DEFINITIONS`, the
 `-D` values its C++ test passes). A file is *compiled* when every kernel in it
 reached machine code, *refused* when the compiler said why not with a
 `CompileError` (the reason below is named from its message), *crashed* for any
-other exception, a dead process or a hang. This checks that kernels compile, not
-that they compute the right values: the execution tests are the next step.
-`tests/test_conformance.py` runs a subset of these files in the test suite.
+other exception, a dead process or a hang. Whether they compute the right
+values is the execution section below (`--run`). `tests/test_conformance.py`
+runs a subset of both in the test suite.
 
 {table}"""
 """docs/conformance.md: what the table means, then the table."""
