@@ -36,6 +36,7 @@ MODULES = (
     "sub_group",
     "dma",
     "c11atomics",
+    "regression",
 )
 """The modules of this package that hold manifests, in the issue's order."""
 

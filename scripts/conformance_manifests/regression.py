@@ -1,0 +1,211 @@
+"""Manifests of the `regression` group (UnitCL's ktst_regression_0*.cpp): kernels
+that once broke a compiler (casts, shuffles, vector loads, selects, strides,
+allocas, barriers in 2-D and 3-D ranges...), each with the inputs and the
+expected outputs its test states. `kts.ref_a` / `ref_b` are UnitCL's Ref_A and
+Ref_B (3x - 42, 5x + 42); `vec4(f)` fills a 4-lane buffer element x from f at
+4x .. 4x + 3, as kts's BuildVec4Reference1D does."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import In, Launch, Out, Scalar, kts
+
+I16, I32, I64, U32, U64 = np.int16, np.int32, np.int64, np.uint32, np.uint64
+F32, F64 = np.float32, np.float64
+N, LN = kts.N, kts.localN
+X = np.arange(N)
+
+
+def ref_a(x: np.ndarray) -> np.ndarray:
+    return (3 * x - 42).astype(I32)
+
+
+def ref_b(x: np.ndarray) -> np.ndarray:
+    return (5 * x + 42).astype(I32)
+
+
+def vec4(fn, count: int = N) -> np.ndarray:
+    return fn(np.arange(4 * count)).reshape(count, 4)
+
+
+def splat4(values: np.ndarray) -> np.ndarray:
+    return np.repeat(values[:, None], 4, axis=1)
+
+
+def _one(*args, global_size=N, local_size=None, **kw) -> list[Launch]:
+    return [Launch(args, global_size, local_size, **kw)]
+
+
+def _group_info(lanes: int) -> np.ndarray:
+    """Group g's (id 0, id 1, id 2, linear id) of an 8 x 4 x 2 range in 4 x 2 x 1
+    groups (2 x 2 x 2 of them), twice over for 8 lanes."""
+    rows = [(g0, g1, g2, g2 * 4 + g1 * 2 + g0) for g2, g1, g0 in np.ndindex(2, 2, 2)]
+    return np.tile(np.array(rows, I32), (1, lanes // 4))
+
+
+_MAD_SAT = np.array(
+    [
+        (6, 0x5972C40A98CEEF9A, 0, 0x7FFFFFFFFFFFFFFF),
+        (3037000499, 3037000499, 1, 0x7FFFFFFE9EA1DC2A),
+        (6, 3, 0x7FFFFFFFFFFFFFFF, 0x7FFFFFFFFFFFFFFF),
+        (
+            0x7FFFFFFFFFFFFFFF,
+            0x7FFFFFFFFFFFFFFF,
+            0x7FFFFFFFFFFFFFFF,
+            0x7FFFFFFFFFFFFFFF,
+        ),
+        (-(2**63), 1, -1, -(2**63)),
+        (4406688104284751, -1, 619354410, -4406687484930341),
+    ],
+    dtype=object,
+)
+"""mad_sat(a, b, c) = saturate(a * b + c) on long: (a, b, c, result) rows."""
+
+
+def _mad_sat_columns() -> list[np.ndarray]:
+    rows = _MAD_SAT[X % len(_MAD_SAT)]
+    return [np.array(list(rows[:, k]), I64) for k in range(4)]
+
+
+_SQUARES = (X * X).astype(I32)
+_CLEAR4 = np.array([180, 181, 182, 183], I32)
+_A4 = splat4(ref_a(X))
+_LATE = X >= 125
+
+
+def _select_late(even: bool, a: np.ndarray, clear: np.ndarray) -> np.ndarray:
+    """From x = 125 on, `a` at even (or odd) x; `clear` elsewhere."""
+    keep = _LATE & ((X % 2 == 0) == even)
+    if a.ndim == 1:
+        return np.where(keep, a, clear).astype(I32)
+    return np.where(keep[:, None], a, clear[None, :]).astype(I32)
+
+
+MANIFESTS: dict[str, list[Launch]] = {
+    "regression.01_pointer_to_long_cast": _one(In(kts.identity()), macros={"N": "256"}),
+    "regression.02_work_dim": _one(Out(np.ones(N, U32))),
+    "regression.03_shuffle_cast": _one(
+        In(np.full(16, 7, I16)),
+        Out(np.where(np.arange(8 * N) % 8 == 3, 7, 0).astype(I16).reshape(N, 8)),
+    ),
+    "regression.04_shuffle_copy": _one(
+        In(np.arange(2 * N, dtype=I32).reshape(N, 2)),
+        Out(
+            np.where(np.arange(8 * N) % 8 == 0, np.arange(8 * N) // 8 * 2, 0)
+            .astype(I32)
+            .reshape(N, 8)
+        ),
+    ),
+    "regression.05_bit_shift": _one(In(kts.identity()), Out((X << 3).astype(I32))),
+    "regression.06_cross_elem4_zero": _one(
+        In(vec4(lambda y: (2.0 * y).astype(F32))),
+        In(vec4(lambda y: (2.0 * y).astype(F32))),
+        Out(np.zeros((N, 4), F32)),
+    ),
+    "regression.07_mad_sat_long": _one(
+        *(In(c) for c in _mad_sat_columns()[:3]), Out(_mad_sat_columns()[3])
+    ),
+    "regression.08_mem2reg_bitcast": _one(Out(np.ones(N, I32))),
+    "regression.09_mem2reg_store": _one(Out(np.full(N, 42, U64))),
+    "regression.10_dont_mask_workitem_builtins": _one(
+        In(((X + 2) * 3).astype(I32)),
+        Out(np.where(X % LN > 0, (X + 2) * 3, 42).astype(I32)),
+        local_size=LN,
+    ),
+    "regression.11_interleavedgroupcombine_safety": _one(
+        *(
+            In(np.tile(np.array(row, F64), (N, 1)))
+            for row in (
+                (1, 2, 3, 4),
+                (2, 3, 4, 5),
+                (3, 4, 5, 6),
+                (4, 5, 6, 7),
+                (2, 5, 2, 7),
+            )
+        ),
+        Out(np.tile(np.array([-7.0, -11.0, -80.0, -27.0]), (N, 1))),
+    ),
+    "regression.13_varying_alloca": _one(
+        In(np.stack([X[:64], X[:64] + 1, X[:64] - 1, 2 * X[:64]], 1).astype(I32)),
+        Out(np.stack([X[:64], X[:64] + 1, X[:64] - 1, 2 * X[:64]], 1).astype(I32)),
+        global_size=64,
+    ),
+    "regression.14_argument_stride": _one(
+        In(np.arange(3 * N, dtype=I32)),
+        Out(np.where(np.arange(3 * N) % 3 == 0, np.arange(3 * N), 1).astype(I32)),
+        Scalar(I32(3)),
+    ),
+    "regression.15_negative_stride": _one(
+        In(_SQUARES), Out(_SQUARES[::-1] + _SQUARES), Scalar(I32(N - 1))
+    ),
+    "regression.16_negative_argument_stride": _one(
+        In(_SQUARES),
+        Out(_SQUARES[::-1] + _SQUARES),
+        Scalar(I32(-1)),
+        Scalar(I32(N - 1)),
+    ),
+    "regression.17_scalar_select_transform": _one(
+        In(_A4),
+        In(splat4(ref_b(X))),
+        Out(np.where((X % 2 == 0)[:, None], _A4, splat4(ref_b(X))).astype(I32)),
+    ),
+    "regression.17_scalar_select_transform_2": _one(
+        In(ref_a(X)),
+        Out(_select_late(True, ref_a(X), np.full(N, 180))),
+        Out(_select_late(False, ref_a(X), np.full(N, 180))),
+        Scalar(I32(180)),
+    ),
+    "regression.17_scalar_select_transform_3": _one(
+        In(_A4),
+        Out(_select_late(True, _A4, _CLEAR4)),
+        Out(_select_late(False, _A4, _CLEAR4)),
+        Scalar(tuple(int(v) for v in _CLEAR4)),
+    ),
+    "regression.18_uniform_alloca": _one(
+        In(ref_a(np.arange(2))),
+        Out(
+            np.where(
+                np.arange(2 * N) < 2,
+                ref_a(np.arange(2 * N)),
+                np.where(np.arange(2 * N) % 2 == 0, 11, 13),
+            ).astype(I32)
+        ),
+    ),
+    "regression.19_memcpy_optimization": _one(
+        In(np.stack([X, X + 11, X + 12, X + 13], 1).astype(I32)),
+        Out(np.stack([X, X + 11, X + 12, X + 13], 1).astype(I32)),
+    ),
+    **{
+        f"regression.20_group_barrier_{n}": _one(
+            Out(_group_info(lanes)),
+            global_size=(8, 4, 2),
+            local_size=(4, 2, 1),
+            macros={"GROUP_RANGE_1D": "2", "GROUP_RANGE_2D": "2"}
+            | ({"LOCAL_ITEMS_1D": "4", "LOCAL_ITEMS_2D": "2"} if lanes == 8 else {}),
+        )
+        for n, lanes in ((0, 4), (1, 4), (2, 8), (3, 8))
+    },
+    "regression.20_group_barrier_4": _one(
+        Out(np.full(2, 7, I32)),
+        global_size=(4, 2),
+        local_size=(2, 2),
+        macros={"LOCAL_ITEMS_1D": "2", "GROUP_RANGE_1D": "2"},
+    ),
+    "regression.21_unaligned_load": _one(
+        In(np.arange(3 * N, dtype=I32)), Out(np.arange(3 * N, dtype=I32))
+    ),
+    "regression.22_unaligned_load2": _one(
+        In(np.arange(2 * N, dtype=I32)), Out(np.arange(2 * N, dtype=I32))
+    ),
+    "regression.23_shuffle_copy": _one(
+        In(np.arange(1, 33, dtype=I32)),
+        Out(np.array([10, 10, 1, 2, 11, 11, 12, 3, 12], I32)),
+    ),
+    "regression.24_memop_loop_dep": _one(
+        In(vec4(ref_a)), Out(vec4(ref_a)), Scalar(I32(0)), Scalar(I32(1))
+    ),
+    "regression.25_multiple_inlining": _one(
+        In(ref_a(X)), Out(ref_a(X)), kernel="multiple_inlining"
+    ),
+}
