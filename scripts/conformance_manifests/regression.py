@@ -209,3 +209,92 @@ MANIFESTS: dict[str, list[Launch]] = {
         In(ref_a(X)), Out(ref_a(X)), kernel="multiple_inlining"
     ),
 }
+
+
+def _masked_addresses(masks: list[int], **kw) -> list[Launch]:
+    """Kernels that write `address & mask` of variables: all 0 when each is as
+    aligned as its mask says."""
+    mask = np.array(masks, U64)
+    return [Launch((In(mask), Out(np.zeros(mask.size, U64))), N, **kw)]
+
+
+_LOCAL_ALIGNMENT = {  # masks of TYPE, TYPE[], TYPE2[], TYPE3[], TYPE4[], TYPE8/16[]
+    "short": [1, 1, 3, 7, 7, 15, 31],
+    "int": [3, 3, 7, 15, 15, 31, 63],
+    "double": [7, 7, 15, 31, 31, 63, 127],
+}
+_MEMBER_ALIGNMENT = {
+    "char16": 15,
+    "char8": 7,
+    "short3": 7,
+    "short4": 7,
+    "int3": 11,
+    "int8": 31,
+    "double3": 31,
+    "double8": 63,
+}
+
+
+def _sums_of(reps: int, items: int, times: int) -> np.ndarray:
+    """Work-item x's sum of the identity at x * reps .. x * reps + reps - 1."""
+    return (np.arange(items * reps).reshape(items, reps).sum(1) * times).astype(I32)
+
+
+MANIFESTS.update(
+    {
+        "regression.27_divergent_atomics": _one(
+            Out(np.array([2 * LN], U32)), global_size=LN, local_size=LN
+        ),
+        "regression.28_uniform_atomics": _one(
+            Out(np.array([LN], I32)), global_size=LN, local_size=LN
+        ),
+        "regression.29_divergent_memfence": _one(Scalar(I32(1)), Out(kts.identity())),
+        "regression.30_local_alignment": [
+            launch
+            for size in range(2, 11)
+            for name, masks in _LOCAL_ALIGNMENT.items()
+            for launch in _masked_addresses(
+                masks,
+                macros={"SIZE": str(size), "TYPE": name}
+                | {f"TYPE{n}": f"{name}{n}" for n in (2, 3, 4, 8, 16)},
+                label=f"{size} {name}",
+            )
+        ],
+        **{
+            f"regression.31_local_struct_alignment{suffix}": [
+                launch
+                for align in (8, 16, 32, 64, 128, 256)
+                for launch in _masked_addresses(
+                    [align - 1] * 3,
+                    macros={"ALIGN": str(align)},
+                    label=f"align {align}",
+                )
+            ]
+            for suffix in ("", "2", "3")
+        },
+        "regression.32_struct_member_alignment": [
+            launch
+            for name, mask in _MEMBER_ALIGNMENT.items()
+            for launch in _masked_addresses(
+                [mask, 7, 63], macros={"TYPE": name}, label=name
+            )
+        ],
+        "regression.34_codegen_1": _one(
+            *[In(np.arange(4096, dtype=I32))] * 3,
+            Out(_sums_of(4, 1024, 3)),
+            In(np.full(3, 4096, I32)),
+            Scalar(I32(4)),
+            global_size=1024,
+            local_size=512,
+        ),
+        "regression.34_codegen_2": _one(
+            In(np.arange(2048, dtype=I32)),
+            Out(_sums_of(4, 512, 1)),
+            Scalar(I32(2048)),
+            Scalar(I32(4)),
+            global_size=512,
+            local_size=256,
+        ),
+        "regression.35_constant_struct_alignment": _masked_addresses([3, 7, 15]),
+    }
+)
