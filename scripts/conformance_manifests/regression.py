@@ -298,3 +298,95 @@ MANIFESTS.update(
         "regression.35_constant_struct_alignment": _masked_addresses([3, 7, 15]),
     }
 )
+
+
+def _fract_floor() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """x = (i % 12) * 1.1 in double, its fract and its floor."""
+    x = (np.arange(3 * N) % 12) * 1.1
+    return x, x - np.floor(x), np.floor(x)
+
+
+def _shuffle_float16() -> tuple[np.ndarray, np.ndarray]:
+    source = np.zeros((2, 16), F32)
+    source[1] = [0, 1, 2, 4, 8, 16, 32, 64, -0.0, -1, -2, -4, -8, -16, -32, -64]
+    dest = np.zeros((2, 16), F32)
+    dest[1] = [-2, 0, -4, 0, -0.0, 0, 0, 0, -0.0, 0, -0.0, -1, 0, 32, 16, 0]
+    return source, dest
+
+
+_CONVERTS = ("", "_rte", "_rtz", "_rtn", "_rtp", "_sat", "_sat_rte", "_sat_rtz")
+_CONVERTS += ("_sat_rtn", "_sat_rtp")
+
+
+def _convert3(out_type: str, in_type: str) -> list[Launch]:
+    """Chars (0..127) or uchars (x mod 256) widened to (u)short by the file's
+    CONVERT_FUNCTION, in every rounding and saturation form."""
+    x = np.arange(3 * N)
+    source = (
+        np.minimum(x, 127).astype(np.int8) if in_type == "char" else x.astype(np.uint8)
+    )
+    dtype = I16 if out_type == "short" else np.uint16
+    return [
+        Launch(
+            (In(source), Out(source.astype(dtype))),
+            N,
+            macros={"CONVERT_FUNCTION": f"convert_{out_type}3{suffix}"},
+            label=f"convert_{out_type}3{suffix}",
+        )
+        for suffix in _CONVERTS
+    ]
+
+
+def _mad_sat3(signed: bool) -> list[Launch]:
+    x = np.arange(3 * N) % 65535
+    y = x - 32768 if signed else x
+    low, high = (-32768, 32767) if signed else (0, 65535)
+    dtype = I16 if signed else np.uint16
+    data = y.astype(dtype)
+    return _one(*[In(data)] * 3, Out(np.clip(y * y + y, low, high).astype(dtype)))
+
+
+_X40, _FRACT, _FLOOR = _fract_floor()
+_SOURCE41, _DEST41 = _shuffle_float16()
+_CHAR8 = np.arange(10, 18, dtype=np.int8).reshape(1, 8)
+_CHAR16 = np.zeros((1, 16), np.int8)
+_CHAR16[0, 5], _CHAR16[0, 11] = 13, 17
+
+MANIFESTS.update(
+    {
+        "regression.37_cfc": _one(
+            In(ref_a(np.arange(N // 2))),
+            Out(np.where(X < N // 2, X, ref_a(X % 32)).astype(I32)),
+            Scalar(I32(N // 2)),
+            macros={"CHUNK_SIZE": "32"},
+        ),
+        "regression.38_attribute_align": [
+            launch
+            for align in (8, 16, 32, 64, 128, 256)
+            for launch in _masked_addresses(
+                [align - 1] * 3 + [2 * align - 1] * 3,
+                macros={"ALIGN1": str(align), "ALIGN2": str(2 * align)},
+                label=f"align {align}",
+            )
+        ],
+        "regression.39_struct_helper_func": _masked_addresses([7, 7]),
+        "regression.40_fract_double3": _one(In(_X40), Out(_FRACT), Out(_FLOOR)),
+        "regression.41_shuffle_copy": _one(In(_SOURCE41), Out(_DEST41), global_size=1),
+        "regression.42_shuffle_function_call": _one(
+            In(_CHAR8), Out(_CHAR16), global_size=1
+        ),
+        "regression.43_scatter_gather": _one(
+            Scalar(I32(64)),
+            In(((X + 1) * 7).astype(U32)),
+            Out((np.arange(N + 1) * 7).astype(U32)),
+        ),
+        "regression.44_short3_char3_codegen": _convert3("short", "char"),
+        "regression.44_short3_uchar3_codegen": _convert3("short", "uchar"),
+        "regression.44_ushort3_char3_codegen": _convert3("ushort", "char"),
+        "regression.44_ushort3_uchar3_codegen": _convert3("ushort", "uchar"),
+        "regression.45_mad_sat_short3_codegen": _mad_sat3(True),
+        "regression.45_mad_sat_ushort3_codegen": _mad_sat3(False),
+        "regression.46_local_vecalign": _one(Out(np.zeros(N, U64))),
+        "regression.47_packed_struct": _one(Out(np.full(N, 2, U64))),
+    }
+)
