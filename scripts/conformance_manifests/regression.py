@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import In, Launch, Out, Scalar, kts
+from . import In, InOut, Launch, Local, Out, Scalar, kts
 
 I16, I32, I64, U32, U64 = np.int16, np.int32, np.int64, np.uint32, np.uint64
 F32, F64 = np.float32, np.float64
@@ -388,5 +388,118 @@ MANIFESTS.update(
         "regression.45_mad_sat_ushort3_codegen": _mad_sat3(False),
         "regression.46_local_vecalign": _one(Out(np.zeros(N, U64))),
         "regression.47_packed_struct": _one(Out(np.full(N, 2, U64))),
+    }
+)
+
+
+def _pairs_swapped() -> np.ndarray:
+    return (X ^ 1).astype(I32)
+
+
+def _kernel_arg_phi() -> np.ndarray:
+    """888 bytes: 'A' every 8th, 'B' at the other multiples of 4, else 0."""
+    x = np.arange(23 * 8 + 8 * 16 + 4 * 9 * 16)
+    return np.where(x % 8 == 0, ord("A"), np.where(x % 4 == 0, ord("B"), 0)).astype(
+        np.uint8
+    )
+
+
+_RANGES_60 = (((12, 1), (2, 1)), ((6, 2), (2, 1)), ((2, 6), (1, 2)))
+_RANGES_60 += (((6, 2), (3, 2)), ((4, 3), (4, 1)), ((4, 3), (2, 1)))
+_G32 = np.arange(32)
+
+MANIFESTS.update(
+    {
+        "regression.49_local_select": _one(
+            Out(np.ones(N, I32)), local_size=LN, macros={"SIZE": str(LN)}
+        ),
+        "regression.50_local_atomic": _one(
+            Out(np.full(N // LN, LN, U32)), local_size=LN
+        ),
+        "regression.51_local_phi": _one(
+            Out(np.arange(N // LN, dtype=I32)), local_size=LN, macros={"SIZE": str(LN)}
+        ),
+        "regression.52_nested_loop_using_kernel_arg": _one(
+            In(np.full(N, 42, I32)), Out(np.full(N, 42, I32))
+        ),
+        "regression.53_kernel_arg_phi": _one(
+            Out(_kernel_arg_phi()),
+            Scalar(I32(16)),
+            global_size=(23, 9),
+            local_size=(1, 9),
+            macros={"SIZE": "45", "LOOPS": "5"},
+        ),
+        "regression.54_negative_comparison": _one(
+            Out((4.0 * np.arange(4)).astype(F32)),
+            Scalar(I32(10)),
+            Scalar(I32(10)),
+            global_size=4,
+            local_size=4,
+        ),
+        "regression.56_local_vec_mem": _one(
+            Out(np.array([2.0], F32)),
+            Local(4, F32),
+            In(np.array([2.0], F32)),
+            global_size=1,
+            local_size=1,
+        ),
+        "regression.57_attribute_aligned": _one(
+            Scalar(I32(0x3FF)),
+            Out(
+                np.stack([np.full(32, 0x3FF), _G32 & 0xDEADBEEF], 1)
+                .reshape(-1)
+                .astype(I32)
+            ),
+            global_size=32,
+            local_size=4,
+        ),
+        "regression.59_right_shift": _one(
+            Out(np.array([-5], I64)),
+            In(np.array([-5], I64)),
+            In(np.array([0], I64)),
+            global_size=1,
+        ),
+        **{
+            f"regression.60_multiple_dimensions_{n}": [
+                Launch(
+                    (Out(np.arange(12, dtype=I32)),),
+                    global_size,
+                    local_size,
+                    label=f"{global_size} in {local_size}",
+                )
+                for global_size, local_size in _RANGES_60
+            ]
+            for n in (0, 1)
+        },
+        "regression.61_sycl_barrier": _one(
+            InOut(kts.identity(), _pairs_swapped()), Local(2, I32), local_size=2
+        ),
+        "regression.62_sycl_barrier": _one(
+            *[InOut(kts.identity(), _pairs_swapped()), Local(2, I32)] * 4, local_size=2
+        ),
+        "regression.63_barrier_shift_loop_reduced": _one(
+            Out(np.array([23], np.uint8)), global_size=1
+        ),
+        "regression.64_explicit_copy_rotate_compare": [
+            Launch(
+                (
+                    Local(local, I32),
+                    Local(local, I32),
+                    In((X % local).astype(I32)),
+                    In((X % local).astype(I32)),
+                    Out(np.ones(N, I32)),
+                ),
+                N,
+                local,
+                label=f"local {local}",
+            )
+            for local in (1, 2, 4, 8, 16, 32)
+        ],
+        "regression.65_fract_double": _one(
+            In(_X40[:12]), Out(_FRACT[:12]), Out(_FLOOR[:12]), global_size=12
+        ),
+        "regression.66_loop_diverge": _one(
+            Out(np.full(16, 15, U32)), Scalar(I32(1)), global_size=16, local_size=4
+        ),
     }
 )
