@@ -37,6 +37,7 @@ MODULES = (
     "dma",
     "c11atomics",
     "regression",
+    "vecz_tasks",
 )
 """The modules of this package that hold manifests, in the issue's order."""
 
