@@ -79,13 +79,14 @@ class Out:
 
     expected: np.ndarray | Check
     dtype: Any = None
-    size: int = 0
+    size: int | tuple[int, ...] = 0
     ulp: int = 4
 
     def initial(self) -> np.ndarray:
         if isinstance(self.expected, np.ndarray):
             return np.zeros_like(self.expected)
-        return np.zeros(self.size, self.dtype)
+        shape = self.size if isinstance(self.size, tuple) else (self.size,)
+        return np.zeros(shape, self.dtype)
 
 
 @dataclass(frozen=True)
@@ -198,6 +199,16 @@ def _only_kernel(program: Any) -> str:
     if len(names) != 1:
         raise ValueError(f"the file has kernels {names}: the manifest must name one")
     return names[0]
+
+
+def first_lanes(expected: np.ndarray, lanes: int = 3) -> Check:
+    """A check of a buffer of 3-element vectors (4 lanes in memory): the 4th lane
+    is padding, whatever a store leaves there."""
+
+    def check(got: np.ndarray) -> str | None:
+        return compare(expected[..., :lanes], np.ascontiguousarray(got[..., :lanes]))
+
+    return check
 
 
 def compare(expected: np.ndarray | Check, got: np.ndarray, ulp: int = 0) -> str | None:

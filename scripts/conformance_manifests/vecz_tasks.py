@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import In, Launch, Out, Scalar, kts
+from . import In, InOut, Launch, Out, Scalar, first_lanes, kts
 
 I32, U32, F32 = np.int32, np.uint32, np.float32
 N = kts.N
@@ -119,3 +119,118 @@ MANIFESTS: dict[str, list[Launch]] = {
         In(XF + _HALVES), Out(_HALVES.astype(F32)), Out(XF.copy())
     ),
 }
+
+
+def vec(values: np.ndarray, lanes: int) -> np.ndarray:
+    """A buffer of `lanes`-element vectors from consecutive scalars (kts's
+    BuildVec<n>Reference1D); 3 lanes are padded to 4 in memory."""
+    rows = values.reshape(-1, lanes)
+    if lanes != 3:
+        return rows
+    return np.concatenate([rows, np.zeros((rows.shape[0], 1), rows.dtype)], axis=1)
+
+
+def _ramp(name: str, count: int) -> np.ndarray:
+    return ref(name, np.arange(count))
+
+
+def _counter(start: int, count: int, dtype) -> list[Launch]:
+    """`count` work-items increment a counter from `start`: it ends at start +
+    count, and the values they got back are start .. start + count - 1 in some
+    order."""
+
+    def each_once(got: np.ndarray) -> str | None:
+        expected = np.arange(start, start + count)
+        if np.array_equal(np.sort(got), expected):
+            return None
+        last = start + count - 1
+        return f"the values returned are {sorted(got.tolist())}, not {start}..{last}"
+
+    counter = InOut(np.array([start], dtype), np.array([start + count], dtype))
+    args = (counter, Out(each_once, dtype, count))
+    return [Launch(args, count, count)]
+
+
+_A4 = vec(_ramp("A", 4 * N), 4)
+_NEG4 = vec(np.arange(4 * N, dtype=F32) - F32(3), 4)
+_FLOAT4 = vec(np.arange(4 * N, dtype=F32) * F32(2), 4)
+_TRANSPOSED = np.empty((4 * N, 4), I32)
+for _i in range(4 * N):
+    _base = (_i - _i % 4) * 4 + _i % 4
+    _TRANSPOSED[_i] = ref("A", np.array([_base, _base + 4, _base + 8, _base + 12]))
+_BYTES_A = ref("A").view(np.uint8).reshape(N, 4)
+_MODF_IN = (np.arange(4 * N) + (np.arange(4 * N) % 2) * 0.5).astype(F32)
+
+MANIFESTS.update(
+    {
+        "task_03.01_copy4": _one(In(_A4), Out(_A4.copy())),
+        "task_03.02_add4": _one(
+            In(_A4), In(vec(_ramp("B", 4 * N), 4)), Out(vec(_ramp("Add", 4 * N), 4))
+        ),
+        "task_03.03_abs4_builtin": _one(In(_NEG4), Out(np.abs(_NEG4))),
+        "task_03.04_dot4_builtin": _one(
+            In(_NEG4), In(_FLOAT4), Out((_NEG4 * _FLOAT4).sum(1, dtype=F32))
+        ),
+        "task_03.05_distance4_builtin": _one(
+            In(_NEG4),
+            In(_FLOAT4),
+            Out(np.sqrt(((_NEG4 - _FLOAT4) ** 2).sum(1, dtype=F32))),
+        ),
+        "task_03.06_ternary4": _one(
+            In(vec(_ramp("Odd", 4 * N), 4)),
+            Scalar((1, 1, 1, 1)),
+            Scalar((-1, -1, -1, -1)),
+            Out(np.full((N, 4), -1, I32)),  # the vector select tests the top bit
+        ),
+        "task_03.07_transpose4": _one(In(vec(_ramp("A", 16 * N), 4)), Out(_TRANSPOSED)),
+        "task_03.08_clz4_builtin": _one(
+            In(vec(np.arange(4 * N, dtype=U32), 4)), Out(vec(_clz(np.arange(4 * N)), 4))
+        ),
+        "task_03.09_clamp4_builtin": _one(
+            In(_FLOAT4), Out(np.zeros((N, 4), F32)), Scalar(F32(0)), Scalar(F32(0))
+        ),
+        "task_03.10_s2v_int": _one(
+            In(ref("A")), Out(np.repeat(ref("A")[:, None], 4, 1))
+        ),
+        "task_03.11_sum_reduce4": _one(In(_A4), Out(_A4.sum(1, dtype=I32))),
+        "task_03.13_copy2": _one(
+            In(vec(_ramp("A", 2 * N), 2)), Out(vec(_ramp("A", 2 * N), 2))
+        ),
+        "task_03.14_add2": _one(
+            In(vec(_ramp("A", 2 * N), 2)),
+            In(vec(_ramp("B", 2 * N), 2)),
+            Out(vec(_ramp("Add", 2 * N), 2)),
+        ),
+        "task_03.15_copy3": _one(
+            In(vec(_ramp("A", 3 * N), 3)),
+            Out(first_lanes(vec(_ramp("A", 3 * N), 3)), I32, (N, 4)),
+        ),
+        "task_03.16_add3": _one(
+            In(vec(_ramp("A", 3 * N), 3)),
+            In(vec(_ramp("B", 3 * N), 3)),
+            Out(first_lanes(vec(_ramp("Add", 3 * N), 3)), I32, (N, 4)),
+        ),
+        "task_03.17_length4_builtin": _one(
+            In(_FLOAT4), Out(np.sqrt((_FLOAT4 * _FLOAT4).sum(1, dtype=F32)))
+        ),
+        "task_03.19_add4_i32_tid": _one(
+            In(_A4), In(vec(_ramp("B", 4 * N), 4)), Out(vec(_ramp("Add", 4 * N), 4))
+        ),
+        "task_03.22_as_uchar4_uint": _one(In(ref("A").view(U32)), Out(_BYTES_A.copy())),
+        "task_03.23_as_uint_uchar4": _one(In(_BYTES_A.copy()), Out(ref("A").view(U32))),
+        "task_03.24_as_uint4_float4": _one(
+            In(vec(_ramp("A", 4 * N), 4).view(F32)), Out(_A4.view(U32))
+        ),
+        "task_03.25_as_ushort2_uchar4": _one(
+            In(_BYTES_A.copy()), Out(ref("A").view(np.uint16).reshape(N, 2))
+        ),
+        "task_03.26_atom_inc_builtin_int": _counter(42, kts.localN, I32),
+        "task_03.26_atom_inc_builtin_long": _counter(42, kts.localN, np.int64),
+        "task_03.27_atomic_inc_builtin": _counter(42, kts.localN, I32),
+        "task_03.29_modf4_builtin": _one(
+            In(vec(_MODF_IN, 4)),
+            Out(vec(((np.arange(4 * N) % 2) * 0.5).astype(F32), 4)),
+            Out(vec(np.arange(4 * N, dtype=F32), 4)),
+        ),
+    }
+)
