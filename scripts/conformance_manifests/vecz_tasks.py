@@ -234,3 +234,94 @@ MANIFESTS.update(
         ),
     }
 )
+
+
+def _merged(names: list[str], block: int) -> np.ndarray:
+    """The arguments `names` merged into one buffer, `block` elements of each in
+    turn (N for one after the other, the local size for interleaved groups)."""
+    parts = [ref(name).reshape(-1, block) for name in names]
+    return np.stack(parts, axis=1).reshape(-1)
+
+
+def _work_items() -> np.ndarray:
+    """Each work-item's {uint4 global id, uint4 group id} (groups of 16), as the
+    bytes of the structs the kernel writes."""
+    info = np.zeros((N, 8), U32)
+    info[:, 0] = X
+    info[:, 4] = X // kts.localN
+    return info.view(np.uint8).reshape(-1)
+
+
+def _samples() -> np.ndarray:
+    """Two channels of 16 float samples: channel 1 holds i / 16, channel 0 zeros."""
+    samples = np.zeros((2, 16), F32)
+    samples[1] = np.arange(16) / 16
+    return samples.view(np.uint8).reshape(-1)
+
+
+_STRUCT3 = np.array((2, 1, 2), dtype=[("foo", I32), ("bar", I32), ("gee", I32)])[()]
+_REVERSED = (N - 1 - X).astype(U32)
+_PLUS4 = np.concatenate([np.zeros(4, I32), ref("A")])
+_PLUS28 = np.concatenate([np.zeros(28, I32), ref("A")])
+
+MANIFESTS.update(
+    {
+        "task_04.01_copy_constant_offset": _one(In(ref("A")), Out(_PLUS4)),
+        "task_04.02_copy_uniform_offset": _one(
+            In(ref("A")), Out(_PLUS28), Scalar(I32(7))
+        ),
+        "task_04.03_mul_fma_uniform_offset_load": _one(
+            In(_merged(["PlusOne", "MinusOne", "Triple"], N)),
+            Out(ref("Mul")),
+            Out(ref("FMA")),
+            local_size=kts.localN,
+        ),
+        "task_04.04_mul_fma_uniform_offset_store": _one(
+            In(ref("PlusOne")),
+            In(ref("MinusOne")),
+            In(ref("Triple")),
+            Out(_merged(["Mul", "FMA"], N)),
+            local_size=kts.localN,
+        ),
+        "task_04.05_scatter": _one(
+            In(ref("A")),
+            Out(
+                np.where(np.arange(2 * N) % 2 == 0, ref("A", np.arange(2 * N) // 2), 0)
+            ),
+        ),
+        "task_04.06_gather": _one(In(_ramp("A", 2 * N)), Out(ref("A", 2 * X))),
+        "task_04.07_mul_fma_uniform_addr_load": _one(
+            In(_merged(["PlusOne", "MinusOne", "Triple"], kts.localN)),
+            Out(ref("Mul")),
+            Out(ref("FMA")),
+            local_size=kts.localN,
+        ),
+        "task_04.08_mul_fma_uniform_addr_store": _one(
+            In(ref("PlusOne")),
+            In(ref("MinusOne")),
+            In(ref("Triple")),
+            Out(_merged(["Mul", "FMA"], kts.localN)),
+            local_size=kts.localN,
+        ),
+        "task_04.09_copy4_scalarized": _one(
+            In(_ramp("A", 4 * N)), Out(_ramp("A", 4 * N))
+        ),
+        "task_04.10_alloca": _one(Out(ref("Identity"))),
+        "task_04.11_byval_struct": _one(
+            Out((X * 2 + 1 * 2).astype(I32)), Scalar(_STRUCT3)
+        ),
+        "task_04.12_work_item": _one(Out(_work_items()), local_size=kts.localN),
+        "task_04.13_struct_offset": _one(
+            Out(_samples()), Scalar(I32(1)), global_size=16
+        ),
+        "task_04.14_alloca4": _one(Out(np.repeat(X[:, None], 4, 1).astype(I32))),
+        **{
+            f"task_04.{n}": _one(In(ref("A")), Out(ref("A", N - 1 - X)), In(_REVERSED))
+            for n in ("15_scatter_offset", "16_gather_offset")
+        },
+        "task_04.17_local_array": _one(In(ref("A")), Out(ref("A")), local_size=1),
+        "task_04.18_private_array": _one(
+            In(ref("A")), Out(np.full(N, ref("A", np.arange(16)).sum(), I32))
+        ),
+    }
+)
