@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import In, InOut, Launch, Out, Scalar, first_lanes, kts
+from . import In, InOut, Launch, Out, Scalar, compare, first_lanes, kts
 
 I32, U32, F32 = np.int32, np.uint32, np.float32
 N = kts.N
@@ -323,5 +323,243 @@ MANIFESTS.update(
         "task_04.18_private_array": _one(
             In(ref("A")), Out(np.full(N, ref("A", np.arange(16)).sum(), I32))
         ),
+    }
+)
+
+
+LN = kts.localN
+LID = X % LN
+
+
+def _static_trip(uniform: bool, floats: bool) -> list[Launch]:
+    """Each work-item sums 256 terms a(p) * i + b(p) (ints) or 1.5 x(p) + y(p)
+    (floats), p = i, plus the local id when `uniform`."""
+    extra = LN if uniform else 0
+    p = np.arange(256)[None, :] + (LID[:, None] if uniform else 0)
+    count = 256 + extra
+    if floats:
+        x_in, y_in = (
+            np.arange(count, dtype=F32) - F32(3),
+            np.arange(count, dtype=F32) * 2,
+        )
+        terms = F32(1.5) * x_in[p] + y_in[p]
+        out = np.add.accumulate(terms, axis=1, dtype=F32)[:, -1]
+        args = (In(x_in), In(y_in), Out(out.astype(F32)), Scalar(F32(1.5)))
+    else:
+        a, b = _ramp("A", count), _ramp("B", count)
+        i = np.arange(256)[None, :]
+        out = (a[p].astype(np.int64) * i + b[p]).sum(1).astype(np.int64)
+        out = ((out + 2**31) % 2**32 - 2**31).astype(I32)
+        args = (In(a), In(b), Out(out))
+    return [Launch(args, N, LN if uniform else None, macros={"TRIPS": "256"})]
+
+
+def _two_launches(make) -> list[Launch]:
+    """Tests that run the kernel twice, with C = 1 and C = N + 1."""
+    return [make(c) for c in (1, N + 1)]
+
+
+def _half_to_float() -> Out:
+    bits = np.array(
+        [
+            *range(16),
+            *(0x0001, 0x000A, 0x4015, 0xC0BF, 0x0004, 0x4042, 0xC023, 0x000F),
+            *(0x0000, 0x8000, 0x4001, 0xC001, 0x7C00, 0xFC00, 0x7C01, 0xFC01),
+        ],
+        np.uint16,
+    )
+    expected = bits.view(np.float16).astype(F32)
+
+    def check(got: np.ndarray) -> str | None:
+        return compare(expected, got.view(F32), ulp=0)  # NaN matches any NaN
+
+    return In(bits), Out(check, U32, 32)
+
+
+def _convolution() -> np.ndarray:
+    x = XF
+    total = np.zeros(N, F32)
+    acc = np.zeros(N, F32)
+    for i in (-1, 0, 1):
+        weight = x - F32(i)
+        total += weight
+        acc += weight * (np.arange(N, dtype=F32) + F32(i) - F32(3))
+    out = acc / total
+    out[0] = out[-1] = 0
+    return out.astype(F32)
+
+
+def _loops() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """If-in-loop sums: over i <= x of (i odd ? 2 b(x) : 3 a(x)); over all i of
+    (x odd ? 2 b(i) : 3 a(i)); and the sibling loops' two sums either side of x."""
+    a, b = ref("A").astype(np.int64), ref("B").astype(np.int64)
+    steps = np.where(np.arange(N) & 1, b * 2, a * 3)
+    if_in_loop = np.array(
+        [np.where(np.arange(x + 1) & 1, b[x] * 2, a[x] * 3).sum() for x in X]
+    )
+    uniform = np.where(X & 1, (b * 2).sum(), (a * 3).sum())
+    tail = np.where(np.arange(N) & 1, a * -5, b * 17)
+    sibling = np.array([steps[: x + 1].sum() + tail[x + 1 :].sum() for x in X])
+    return if_in_loop.astype(I32), uniform.astype(I32), sibling.astype(I32)
+
+
+_IF_IN_LOOP, _IF_UNIFORM, _SIBLING = _loops()
+_STRIDE_SUMS = {
+    s: int(
+        ref("A", np.arange(128 * 128)).reshape(128, 128)[:, ::s].astype(np.int64).sum()
+    )
+    for s in (1, 2, 3, 4)
+}
+_MINUS33 = (X - 33).astype(I32)
+_EVERY_4TH = np.zeros((4 * N, 4), I32)
+_EVERY_4TH[::4] = _A4 * 2  # out[4 tid] = in[tid] * 2
+_EVEN_ITEMS = np.where(LID % 2 == 0, ref("A"), -1).astype(I32)
+
+MANIFESTS.update(
+    {
+        "task_05.01_sum_static_trip": _static_trip(False, False),
+        "task_05.02_saxpy_static_trip": _static_trip(False, True),
+        "task_05.03_sum_static_trip_uniform": _static_trip(True, False),
+        "task_05.04_saxpy_static_trip_uniform": _static_trip(True, True),
+        "task_06.01_copy_if_constant": [
+            Launch((In(ref("A")), Out(ref("A")), Scalar(I32(42))), N, label="42"),
+            Launch(
+                (In(ref("A")), Out(np.zeros(N, I32)), Scalar(I32(17))), N, label="17"
+            ),
+        ],
+        "task_06.02_copy_if_even_group": _one(
+            In(ref("A")),
+            Out(np.where((X // LN) % 2 == 0, ref("A"), -1).astype(I32)),
+            local_size=LN,
+        ),
+        "task_07.01_copy_if_even_item": _one(
+            In(ref("A")), Out(_EVEN_ITEMS), local_size=LN
+        ),
+        "task_07.02_copy_if_nested_item": _one(
+            In(ref("A")),
+            Out(np.where(LID % 4 == 0, -ref("A"), 0).astype(I32)),
+            Out(np.where(LID % 2 == 0, ref("A"), 0).astype(I32)),
+            local_size=LN,
+        ),
+        "task_07.03_add_no_nan": _one(
+            In(NEGATIVE_OFFSET), In(FLOAT), Out(NEGATIVE_OFFSET + FLOAT), local_size=LN
+        ),
+        "task_07.04_convolution": _one(
+            In(NEGATIVE_OFFSET), Out(_convolution()), macros={"FILTER_SIZE": "1"}
+        ),
+        "task_07.05_ternary_pointer": _one(
+            In(ref("Odd")),
+            In(np.ones(N, I32)),
+            In(np.full(N, -1, I32)),
+            Out(ref("Ternary")),
+        ),
+        "task_07.06_copy_if_even_item_phi": _one(
+            In(ref("A")), Out(_EVEN_ITEMS), local_size=LN
+        ),
+        "task_07.07_masked_loop_uniform": _one(
+            In(ref("A")),
+            Out(
+                np.where((X >= 2) & (X <= 6), ref("A", np.arange(16)).sum(), 0).astype(
+                    I32
+                )
+            ),
+            Scalar(I32(16)),
+        ),
+        "task_07.08_masked_loop_varying": _one(
+            In(ref("A")),
+            Out(
+                np.array(
+                    [
+                        ref("A", np.arange(x, x + 16)).sum() if x + 16 <= N else 0
+                        for x in X
+                    ],
+                    I32,
+                )
+            ),
+            Scalar(I32(16)),
+        ),
+        "task_07.09_control_dep_packetization": _two_launches(
+            lambda c: Launch(
+                (
+                    In(ref("A")),
+                    Out(np.where(c != X, ref("A") * 2, 0).astype(I32)),
+                    Scalar(U32(c)),
+                ),
+                N,
+                LN,
+                label=f"C = {c}",
+            )
+        ),
+        "task_07.10_control_dep_scalarization": [
+            Launch((In(_A4), Out(_EVERY_4TH)), N, LN, label=label)
+            for label in ("first", "second")
+        ],
+        "task_07.11_copy_if_even_item_early_return": _one(
+            In(ref("A")), Out(_EVEN_ITEMS), local_size=LN
+        ),
+        "task_07.12_scalar_masked_load": _two_launches(
+            lambda c: Launch(
+                (
+                    In(ref("A")),
+                    Out(np.where(c == X, ref("A")[0] * 2, 0).astype(I32)),
+                    Scalar(U32(c)),
+                ),
+                N,
+                None if c == 1 else LN,
+                label=f"C = {c}",
+            )
+        ),
+        **{
+            f"task_07.{name}": _two_launches(
+                lambda c, varying=varying: Launch(
+                    (
+                        Out(np.where(c != X, c + (X if varying else 0), 0).astype(I32)),
+                        Scalar(U32(c)),
+                    ),
+                    N,
+                    LN,
+                    label=f"C = {c}",
+                )
+            )
+            for name, varying in (
+                ("13_scalar_masked_store_uniform", False),
+                ("14_scalar_masked_store_varying", True),
+            )
+        },
+        "task_07.15_normalize_range": _one(
+            In(_MINUS33),
+            Out(np.where(_MINUS33 + 16 < 0, _MINUS33 % 16, _MINUS33 + 16).astype(I32)),
+            Scalar(I32(16)),
+        ),
+        "task_07.16_normalize_range_while": _one(
+            In(_MINUS33),
+            Out(np.where(_MINUS33 < 0, _MINUS33 % 16, _MINUS33).astype(I32)),
+            Scalar(I32(16)),
+        ),
+        "task_07.17_if_in_loop": _one(In(ref("A")), In(ref("B")), Out(_IF_IN_LOOP)),
+        "task_07.18_if_in_uniform_loop": _one(
+            In(ref("A")), In(ref("B")), Out(_IF_UNIFORM)
+        ),
+        "task_07.19_nested_loops": _one(
+            In(ref("A", np.arange(N * N))),
+            In((1 + X % 4).astype(I32)),
+            Out(
+                np.array([_STRIDE_SUMS[1 + x % 4] for x in X])
+                .astype(np.int64)
+                .astype(I32)
+            ),
+            Scalar(I32(128)),
+            Scalar(I32(128)),
+        ),
+        "task_07.20_sibling_loops": _one(In(ref("A")), In(ref("B")), Out(_SIBLING)),
+        **{
+            f"task_07.{name}": _one(*_half_to_float(), global_size=32)
+            for name in (
+                "21_convert_half_to_float_impl",
+                "22_convert_half_to_float_builtin",
+                "23_convert_half_to_float_nested_ifs",
+                "24_convert_half_to_float_vload",
+            )
+        },
     }
 )
