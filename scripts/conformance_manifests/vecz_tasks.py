@@ -563,3 +563,70 @@ MANIFESTS.update(
         },
     }
 )
+
+
+_PERMUTATION = np.random.default_rng(1).permutation(N).astype(I32)
+_SCATTERED = np.empty(N, I32)
+_SCATTERED[_PERMUTATION] = np.where(X % 3 == 0, 42, ref("A"))  # b[index[x]] = ...
+_STRIDE3 = np.where(np.arange(3 * N) % 3 == 0, np.arange(3 * N), 1).astype(I32)
+_STRIDE3[:3] = 13
+_SQUARES = (X * X).astype(I32)
+_NEG = _SQUARES[::-1] + _SQUARES  # in[size - x] + in[x], x = 0 masked to 13
+_NEG[0] = 13
+_FOO_A = ref("A").astype(np.int64) * (ref("B").astype(np.int64) - 1)
+_FOO_ALPHA = 17 * (ref("B").astype(np.int64) - 1)
+
+MANIFESTS.update(
+    {
+        "task_08.01_user_fn_identity": _one(In(ref("A")), Out(ref("A")), local_size=LN),
+        "task_08.02_user_fn_sext": _one(
+            Out((-2 * X).astype(I32)), In((2 * X).astype(np.int16))
+        ),
+        "task_08.03_user_fn_two_contexts": _one(
+            Out((_FOO_A + _FOO_ALPHA).astype(I32)),
+            In(ref("A")),
+            In(ref("B")),
+            Scalar(I32(17)),
+        ),
+        "task_09.01_masked_interleaved_store": _one(
+            In(ref("A")),
+            Out(
+                np.where(np.arange(2 * N) == 24, ref("A", np.array([12]))[0], 0).astype(
+                    I32
+                )
+            ),
+        ),
+        "task_09.02_masked_interleaved_load": _one(
+            In(_ramp("A", 2 * N)),
+            Out(np.where(X == 12, ref("A", np.array([24]))[0], 0).astype(I32)),
+        ),
+        "task_09.03_masked_scatter": _one(
+            In(ref("A")), Out(_SCATTERED), In(_PERMUTATION)
+        ),
+        "task_09.04_masked_gather": _one(
+            In(ref("A")),
+            In(_PERMUTATION),
+            Out(np.where(X % 3 != 0, ref("A", _PERMUTATION), 42).astype(I32)),
+        ),
+        "task_09.05_masked_argument_stride": _one(
+            In(np.arange(3 * N, dtype=I32)), Out(_STRIDE3), Scalar(I32(3))
+        ),
+        "task_09.06_masked_negative_stride": _one(
+            In(_SQUARES), Out(_NEG), Scalar(I32(N - 1))
+        ),
+        "task_09.07_masked_negative_argument_stride": _one(
+            In(_SQUARES), Out(_NEG), Scalar(I32(-1)), Scalar(I32(N - 1))
+        ),
+        **{
+            f"task_09.08_phi_memory{suffix}": _one(
+                In(ref("A")), Out(ref("A")), Scalar(I32(16)), global_size=N - 15
+            )
+            for suffix in ("", "2")
+        },
+        "task_09.09_masked_vector_load": _one(
+            In(_ramp("A", N + 7)),
+            Out(np.where(X & 7, 1, ref("A")).astype(I32)),
+            Scalar(U32(7)),
+        ),
+    }
+)
