@@ -347,7 +347,7 @@ def execute_file(kernel_file: KernelFile, macros: dict[str, str], launches) -> d
         return programs[key]
 
     try:
-        return run_file(launches, build)
+        return run_file(launches, build, kernel_file.path.stem)
     except Exception as error:  # every other exception is a crash
         detail = "".join(traceback.format_exception(error))
         return {"outcome": "crashed", "reason": type(error).__name__, "message": detail}

@@ -152,7 +152,7 @@ def manifests() -> dict[str, list[Launch]]:
     return found
 
 
-def run_launch(program: Any, launch: Launch) -> str | None:
+def run_launch(program: Any, launch: Launch, stem: str = "") -> str | None:
     """Runs `launch` on a compiled `mux.Program`: None when every output is right,
     else the first wrong one's first differing element, expected vs got."""
     import mux
@@ -167,7 +167,7 @@ def run_launch(program: Any, launch: Launch) -> str | None:
             values.append(mux.LocalBuffer(arg.count * np.dtype(arg.dtype).itemsize))
         else:
             values.append(arg.value)
-    name = launch.kernel or _only_kernel(program)
+    name = launch.kernel or _kernel_of(program, stem)
     program.kernel(name)(
         *values, global_size=launch.global_size, local_size=launch.local_size
     )
@@ -194,8 +194,14 @@ def aligned(values: np.ndarray) -> np.ndarray:
     return copy
 
 
-def _only_kernel(program: Any) -> str:
+def _kernel_of(program: Any, stem: str) -> str:
+    """The kernel a file's test runs: the one named as the file is after its
+    number (`task_10.06_noinline_kernels` -> `noinline_kernels`, UnitCL's rule),
+    or the file's only kernel."""
     names = list(program.kernels)
+    named = stem.split(".", 1)[-1].split("_", 1)[-1]
+    if named in names:
+        return named
     if len(names) != 1:
         raise ValueError(f"the file has kernels {names}: the manifest must name one")
     return names[0]
@@ -241,7 +247,9 @@ def _ordered(values: np.ndarray) -> np.ndarray:
     return np.where(bits < 0, lowest - bits, bits)
 
 
-def run_file(launches: list[Launch], build: Callable[[Launch], Any]) -> dict:
+def run_file(
+    launches: list[Launch], build: Callable[[Launch], Any], stem: str = ""
+) -> dict:
     """Runs a file's launches, each on the program `build(launch)` compiles (a
     `mux.Program`), as a record: `passed`, or `failed` with the reason (a refusal
     to compile, a launch error, or the first wrong element of the first launch
@@ -251,7 +259,7 @@ def run_file(launches: list[Launch], build: Callable[[Launch], Any]) -> dict:
     for launch in launches:
         where = f"{launch.label}: " if launch.label else ""
         try:
-            wrong = run_launch(build(launch), launch)
+            wrong = run_launch(build(launch), launch, stem)
         except mux.CompileError as error:
             first = str(error).strip().splitlines()[0]
             return {"outcome": "failed", "reason": f"{where}refused: {first}"}

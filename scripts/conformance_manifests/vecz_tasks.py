@@ -384,8 +384,9 @@ def _convolution() -> np.ndarray:
         weight = x - F32(i)
         total += weight
         acc += weight * (np.arange(N, dtype=F32) + F32(i) - F32(3))
-    out = acc / total
-    out[0] = out[-1] = 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = acc / total
+    out[0] = out[-1] = 0  # the filter does not fit at the ends
     return out.astype(F32)
 
 
@@ -627,6 +628,161 @@ MANIFESTS.update(
             In(_ramp("A", N + 7)),
             Out(np.where(X & 7, 1, ref("A")).astype(I32)),
             Scalar(U32(7)),
+        ),
+    }
+)
+
+
+_SPECIAL_F = np.array([0.0, -1.0, np.inf, np.nan, 0.0], F32)
+_SPECIAL_F.view(I32)[4] = 12  # a denormal
+_SPECIAL_D = np.array([0.0, -1.0, np.inf, np.nan, 0.0], np.float64)
+_SPECIAL_D.view(np.int64)[4] = 12
+_CLASSES = {  # of 0, -1, inf, nan, a denormal
+    "isfinite": [1, 1, 0, 0, 1],
+    "isinf": [0, 0, 1, 0, 0],
+    "isnormal": [0, 1, 0, 0, 0],
+    "isnan": [0, 0, 0, 1, 0],
+    "signbit": [0, 1, 0, 0, 0],
+}
+
+
+def _relational(in_type: str, function: str) -> Launch:
+    """Scalars give 1 for true; vectors -1 (all bits) in each lane."""
+    special = _SPECIAL_D if in_type.startswith("double") else _SPECIAL_F
+    truth = np.array(_CLASSES[function])
+    if in_type.endswith("4"):
+        index = (X[:, None] + np.arange(4)) % 5
+        data, result = special[index], -truth[index]
+        out_type = "long4" if in_type == "double4" else "int4"
+        dtype = np.int64 if in_type == "double4" else I32
+    else:
+        data, result, out_type, dtype = special[X % 5], truth[X % 5], "int", I32
+    return Launch(
+        (In(data), Out(result.astype(dtype))),
+        N,
+        macros={"IN_TY": in_type, "OUT_TY": out_type, "FUNC": function},
+        label=f"{function}({in_type})",
+    )
+
+
+_INTERLEAVED = np.array(
+    [
+        *(54, 61, 29, 76, 56, 26, 75, 63, 29, 86, 57, 34, 37, 15, 91, 56),
+        *(51, 48, 19, 95, 20, 78, 73, 32, 75, 51, 8, 29, 56, 34, 85, 45, 33, 55),
+    ],
+    I32,
+)
+_I2 = np.arange(16) * 2
+_BALANCE_IN = (np.arange(4, dtype=F32)[:, None] * 8 - np.arange(4, dtype=F32)).astype(
+    F32
+)
+_B = ref("B").astype(np.int64)
+
+
+def _interleaved(count: int, expected: np.ndarray) -> list[Launch]:
+    args = (Out(expected.astype(I32)), In(_INTERLEAVED[:count]), Scalar(I32(4)))
+    return [Launch(args, (4, 4), (4, 4))]
+
+
+MANIFESTS.update(
+    {
+        "task_10.01_shuffle_constant": _one(
+            In(_A4),
+            In(vec(_ramp("A", 2 * N), 2)),
+            Out(np.stack([ref("A", 2 * X + 1), ref("A", 4 * X + 2)], 1)),
+        ),
+        "task_10.02_shuffle_runtime": _one(
+            In(_A4),
+            In(vec(_ramp("A", 2 * N), 2)),
+            Scalar((0, 1, 1, 0)),
+            Scalar((11098, 6)),
+            Out(np.stack([ref("A", 2 * X + 1), ref("A", 4 * X + 2)], 1)),
+        ),
+        "task_10.03_vector_loop": _one(In(ref("A")), Out(ref("A"))),
+        "task_10.04_onearg_relationals": [
+            _relational(in_type, function)
+            for function in _CLASSES
+            for in_type in ("float", "double", "float4", "double4")
+        ],
+        "task_10.05_atomic_cmpxchg_builtin": _counter(-1, LN, I32),
+        "task_10.06_noinline_kernels": _one(In(ref("A")), Out(ref("A"))),
+        "task_10.07_break_loop": _one(
+            In(np.zeros(N, I32)), In(ref("A")), Out(ref("A"))
+        ),
+        "task_10.08_insertelement_constant_index": _one(
+            In(_A4), Out(np.where(np.arange(4) == 2, 42, _A4).astype(I32))
+        ),
+        "task_10.09_insertelement_runtime_index": _one(
+            In(_A4),
+            Out(np.where(np.arange(4) == (X % 4)[:, None], 42, _A4).astype(I32)),
+            In((X % 4).astype(I32)),
+        ),
+        "task_10.10_extractelement_constant_index": _one(
+            In(_A4),
+            Out(
+                np.stack(
+                    [np.full(N, 4), np.full(N, 4), _A4[:, 0], np.full(N, 4)], 1
+                ).astype(I32)
+            ),
+        ),
+        "task_10.11_extractelement_runtime_index": _one(
+            In(_A4),
+            Out(
+                np.stack(
+                    [np.full(N, 4), np.full(N, 4), _A4[:, 0], np.full(N, 4)], 1
+                ).astype(I32)
+            ),
+            In((X % 4).astype(I32)),
+        ),
+        "task_10.12_intptr_cast": _one(
+            In(_ramp("A", 4 * N).view(np.int8)), Out(ref("A"))
+        ),
+        "task_10.13_intptr_cast_phi": _one(
+            In(_ramp("A", 4 * N).view(np.int8)), Out(ref("A")), global_size=N // 4
+        ),
+        **{
+            f"task_11.{stem}": _one(In(ref("A")), Out(ref("A")))
+            for stem in (
+                "01_kernel_signature",
+                "02_kernel_signature_noinline_before",
+                "03_kernel_signature_noinline_after",
+                "04_kernel_signature_noinline_functions",
+            )
+        },
+        "task_12.01_interleaved_load_4": _interleaved(
+            32, _INTERLEAVED[_I2 + 1] - _INTERLEAVED[_I2]
+        ),
+        "task_12.02_interleaved_load_5": _interleaved(
+            34, sum(_INTERLEAVED[_I2 + k] for k in range(4))
+        ),
+        "task_12.03_interleaved_load_6": _interleaved(
+            34, (_INTERLEAVED[_I2 + 3] << 1) - _INTERLEAVED[_I2 + 2]
+        ),
+        "task_14.01_balance": [
+            Launch(
+                (Scalar(F32(0.5)), InOut(_BALANCE_IN, np.zeros((4, 4), F32))),
+                (4, 4),
+                (4, 4),
+            )
+        ],
+        "task_14.02_negate": [
+            Launch((In(_BALANCE_IN), Out(-_BALANCE_IN)), (4, 4), (4, 4))
+        ],
+        "task_15.01_convert": _one(In(_B), Out(_B.astype(F32)), local_size=2),
+        "task_15.02_convert2": _one(
+            In(_B[:, None] * 2 - np.arange(2)),
+            Out((_B[:, None] * 2 - np.arange(2)).astype(F32)),
+            local_size=2,
+        ),
+        "task_15.03_convert3": _one(
+            In(ref("B", np.arange(3 * N)).astype(np.int64)),
+            Out(ref("B", np.arange(3 * N)).astype(F32)),
+            local_size=2,
+        ),
+        "task_15.04_convert4": _one(
+            In(_B[:, None] * 4 - np.arange(4)),
+            Out((_B[:, None] * 4 - np.arange(4)).astype(F32)),
+            local_size=2,
         ),
     }
 )
