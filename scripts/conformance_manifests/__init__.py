@@ -38,6 +38,7 @@ MODULES = (
     "c11atomics",
     "regression",
     "vecz_tasks",
+    "vecz_tasks_05_15",
 )
 """The modules of this package that hold manifests, in the issue's order."""
 
