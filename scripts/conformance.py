@@ -593,7 +593,8 @@ def execute(args: argparse.Namespace) -> int:
     report = run_table(results)
     print(report)
     if args.markdown:
-        page = args.markdown.read_text(encoding="utf-8")
+        exists = args.markdown.exists()
+        page = args.markdown.read_text(encoding="utf-8") if exists else ""
         page = page.split(EXECUTION_HEADING)[0].rstrip("\n")
         section = EXECUTION_SECTION.format(table=report)
         args.markdown.write_text(f"{page}\n\n{section}", encoding="utf-8")

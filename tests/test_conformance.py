@@ -210,6 +210,13 @@ RUN_SUBSET = {
     "c11atomics.13_exchange_local_double": "passed",
     "c11atomics.36_fetch_local_add_uint": "passed",
     "c11atomics.59_compare_exchange_strong_local_local_long": "passed",
+    "c11atomics.66_compare_exchange_strong_local_private_single_int": "failed",
+    "regression.31_local_struct_alignment": "passed",  # six ALIGN builds
+    "task_02.09_printf_add": "failed",  # refused: printf
+    "task_03.15_copy3": "passed",  # int3: the padding lane is not compared
+    "task_04.11_byval_struct": "passed",  # a numpy record by value
+    "task_07.10_control_dep_scalarization": "passed",
+    "task_10.06_noinline_kernels": "passed",  # the kernel named as the file
 }
 """Manifests of each group and kind, run as `--run` runs them, and their outcome
 today: a change that breaks one shows here; one that fixes a failure updates it."""
@@ -227,12 +234,14 @@ def test_run_subset_outcomes():
     }
     reason = results[SUITE / "kernels" / "barrier.18_barrier_store_mask.cl"]["reason"]
     assert reason.startswith("local 2: argument 1: element 1: expected 0, got ")
+    printf = results[SUITE / "kernels" / "task_02.09_printf_add.cl"]["reason"]
+    assert printf.startswith("refused: task_02.09_printf_add.cl:")
 
 
 @needs_suite
 def test_every_manifest_names_a_kernel_file():
     stems = manifests.manifests()
-    assert len(stems) >= 400
+    assert len(stems) >= 600
     missing = [s for s in stems if not (SUITE / "kernels" / f"{s}.cl").is_file()]
     assert not missing
 
