@@ -243,6 +243,17 @@ def _merged(names: list[str], block: int) -> np.ndarray:
     return np.stack(parts, axis=1).reshape(-1)
 
 
+def _mul_fma(block: int, merged_inputs: bool) -> list[Launch]:
+    """(x + 1)(x - 1) and that plus 3x, from three inputs merged into one buffer
+    (`_merged`) to two outputs, or from three inputs to two outputs merged."""
+    names = ["PlusOne", "MinusOne", "Triple"]
+    if merged_inputs:
+        args = (In(_merged(names, block)), Out(ref("Mul")), Out(ref("FMA")))
+    else:
+        args = (*(In(ref(n)) for n in names), Out(_merged(["Mul", "FMA"], block)))
+    return one(*args, local_size=kts.localN)
+
+
 def _work_items() -> np.ndarray:
     """Each work-item's {uint4 global id, uint4 group id} (groups of 16), as the
     bytes of the structs the kernel writes."""
@@ -270,19 +281,8 @@ MANIFESTS.update(
         "task_04.02_copy_uniform_offset": one(
             In(ref("A")), Out(_PLUS28), Scalar(I32(7))
         ),
-        "task_04.03_mul_fma_uniform_offset_load": one(
-            In(_merged(["PlusOne", "MinusOne", "Triple"], N)),
-            Out(ref("Mul")),
-            Out(ref("FMA")),
-            local_size=kts.localN,
-        ),
-        "task_04.04_mul_fma_uniform_offset_store": one(
-            In(ref("PlusOne")),
-            In(ref("MinusOne")),
-            In(ref("Triple")),
-            Out(_merged(["Mul", "FMA"], N)),
-            local_size=kts.localN,
-        ),
+        "task_04.03_mul_fma_uniform_offset_load": _mul_fma(N, merged_inputs=True),
+        "task_04.04_mul_fma_uniform_offset_store": _mul_fma(N, merged_inputs=False),
         "task_04.05_scatter": one(
             In(ref("A")),
             Out(
@@ -290,18 +290,11 @@ MANIFESTS.update(
             ),
         ),
         "task_04.06_gather": one(In(ramp("A", 2 * N)), Out(ref("A", 2 * X))),
-        "task_04.07_mul_fma_uniform_addr_load": one(
-            In(_merged(["PlusOne", "MinusOne", "Triple"], kts.localN)),
-            Out(ref("Mul")),
-            Out(ref("FMA")),
-            local_size=kts.localN,
+        "task_04.07_mul_fma_uniform_addr_load": _mul_fma(
+            kts.localN, merged_inputs=True
         ),
-        "task_04.08_mul_fma_uniform_addr_store": one(
-            In(ref("PlusOne")),
-            In(ref("MinusOne")),
-            In(ref("Triple")),
-            Out(_merged(["Mul", "FMA"], kts.localN)),
-            local_size=kts.localN,
+        "task_04.08_mul_fma_uniform_addr_store": _mul_fma(
+            kts.localN, merged_inputs=False
         ),
         "task_04.09_copy4_scalarized": one(In(ramp("A", 4 * N)), Out(ramp("A", 4 * N))),
         "task_04.10_alloca": one(Out(ref("Identity"))),
