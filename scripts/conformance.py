@@ -2,7 +2,7 @@
 """The reference implementation's kernels as our compile-coverage check.
 
     python scripts/conformance.py [SUITE] [--jobs N] [--timeout S] [--only GLOB]
-                                  [--markdown FILE] [--json FILE]
+                                  [--markdown FILE] [--json FILE] [--run]
 
 SUITE (default `../shared/suites/unitcl` beside the repository) holds UnitCL's
 OpenCL C kernels in `kernels/<group>.<nn>_<name>.cl`. Each file is compiled the
@@ -24,6 +24,12 @@ when it dies or hangs. The disk cache is turned off for them, so every run
 compiles from the start. The table goes to standard output (and to FILE with
 `--markdown`, as `docs/conformance.md` has it); the exit status is 1 if
 anything crashed. The test suite runs a fast subset (tests/test_conformance.py).
+
+With `--run`, the files that have an execution manifest
+(`scripts/conformance_manifests/`: arguments, sizes, build options and the
+expected results as numpy) are run instead, in the same worker processes, and
+each is *passed*, *failed* (the first wrong element, expected vs got) or
+*crashed*; `--markdown` then rewrites only the page's execution section.
 """
 
 from __future__ import annotations
@@ -43,7 +49,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_SUITE = REPO.parent / "shared" / "suites" / "unitcl"
+
+
+def _default_suite() -> Path:
+    """`shared/suites/unitcl` beside the repository, or beside the main checkout
+    when this is a git worktree (whose `.git` file names the main one's)."""
+    suite = REPO.parent / "shared" / "suites" / "unitcl"
+    dot_git = REPO / ".git"
+    if not suite.is_dir() and dot_git.is_file():
+        gitdir = Path(dot_git.read_text().split(":", 1)[1].strip())
+        suite = gitdir.parents[2].parent / "shared" / "suites" / "unitcl"
+    return suite
+
+
+DEFAULT_SUITE = _default_suite()
 TIMEOUT_SECONDS = 120.0
 OUTCOMES = ("compiled", "refused", "crashed")
 
@@ -303,15 +322,57 @@ def compile_file(kernel_file: KernelFile, macros: dict[str, str]) -> dict:
     return {"outcome": "compiled", "kernels": len(program.kernels)}
 
 
-def worker(suite: Path) -> None:
-    """Reads file paths from stdin, answers one JSON line each on stdout."""
+def execute_file(kernel_file: KernelFile, macros: dict[str, str], launches) -> dict:
+    """Runs a file's manifest (`conformance_manifests`): its record, `passed`,
+    `failed` (with the reason) or `crashed`."""
+    from conformance_manifests import run_file
+
+    import mux
+
+    source = kernel_file.path.read_text(encoding="utf-8")
+    programs: dict[tuple[str, int], mux.Program] = {}
+
+    def build(launch):
+        options = kernel_file.build_options({**macros, **launch.macros})
+        options = f"{options} {launch.options}".strip()
+        key = (options, launch.sub_group_size)
+        if key not in programs:
+            programs[key] = mux.compile(
+                source,
+                language="opencl",
+                build_options=options,
+                name=kernel_file.path.name,
+                sub_group_size=launch.sub_group_size,
+            )
+        return programs[key]
+
+    try:
+        return run_file(launches, build, kernel_file.path.stem)
+    except Exception as error:  # every other exception is a crash
+        detail = "".join(traceback.format_exception(error))
+        return {"outcome": "crashed", "reason": type(error).__name__, "message": detail}
+
+
+def worker(suite: Path, execute: bool = False) -> None:
+    """Reads file paths from stdin, answers one JSON line each on stdout: the
+    file compiled, or (`execute`) its manifest run."""
     os.environ["MUX_CACHE_DIR"] = ""
     macros = test_macros(suite / "expectations")
+    launches = {}
+    if execute:
+        from conformance_manifests import manifests
+
+        launches = manifests()
     out = sys.stdout
     sys.stdout = sys.stderr  # nothing else may write to the answers' stream
     for line in sys.stdin:
         path = Path(line.strip())
-        record = compile_file(read_header(path), macros.get(path.stem.lower(), {}))
+        kernel_file = read_header(path)
+        file_macros = macros.get(path.stem.lower(), {})
+        if execute:
+            record = execute_file(kernel_file, file_macros, launches[path.stem])
+        else:
+            record = compile_file(kernel_file, file_macros)
         out.write(json.dumps(record) + "\n")
         out.flush()
 
@@ -355,10 +416,14 @@ def run(
     jobs: int,
     timeout: float,
     worker_command: list[str] | None = None,
+    execute: bool = False,
 ) -> dict[Path, dict]:
-    """Each path's outcome record, compiled by `jobs` workers (processes running
-    `worker_command`, by default this script's `--worker`)."""
+    """Each path's outcome record, compiled (or, `execute`, its manifest run) by
+    `jobs` workers (processes running `worker_command`, by default this script's
+    `--worker`)."""
     command = worker_command or [sys.executable, __file__, "--worker", str(suite)]
+    if execute and worker_command is None:
+        command.append("--run")
     pending = list(reversed(paths))
     results: dict[Path, dict] = {}
     workers = [_Worker(command) for _ in range(min(jobs, len(paths)))]
@@ -461,9 +526,9 @@ which says how each file is built (its header's `CL_STD` and `DEFINITIONS`, the
 `-D` values its C++ test passes). A file is *compiled* when every kernel in it
 reached machine code, *refused* when the compiler said why not with a
 `CompileError` (the reason below is named from its message), *crashed* for any
-other exception, a dead process or a hang. This checks that kernels compile, not
-that they compute the right values: the execution tests are the next step.
-`tests/test_conformance.py` runs a subset of these files in the test suite.
+other exception, a dead process or a hang. Whether they compute the right
+values is the execution section below (`--run`). `tests/test_conformance.py`
+runs a subset of both in the test suite.
 
 {table}"""
 """docs/conformance.md: what the table means, then the table."""
@@ -477,11 +542,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="*", help="a glob of file names")
     parser.add_argument("--markdown", type=Path, help="write the table here too")
     parser.add_argument("--json", type=Path, help="write every file's record here")
+    parser.add_argument("--run", action="store_true", help="run the manifests")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        worker(args.suite)
+        worker(args.suite, execute=args.run)
         return 0
+    if args.run:
+        return execute(args)
     paths = sorted(
         p
         for p in (args.suite / "kernels").glob("*.cl")
@@ -497,11 +565,64 @@ def main(argv: list[str] | None = None) -> int:
     report = table(results)
     print(report)
     if args.markdown:
-        args.markdown.write_text(PAGE.format(table=report), encoding="utf-8")
+        old = (
+            args.markdown.read_text(encoding="utf-8") if args.markdown.exists() else ""
+        )
+        kept = old[old.index(EXECUTION_HEADING) :] if EXECUTION_HEADING in old else ""
+        page = PAGE.format(table=report)
+        args.markdown.write_text(f"{page}\n{kept}" if kept else page, encoding="utf-8")
     if args.json:
         records = {p.name: r for p, r in sorted(results.items())}
         args.json.write_text(json.dumps(records, indent=1), encoding="utf-8")
     return 1 if any(r["outcome"] == "crashed" for r in results.values()) else 0
+
+
+def execute(args: argparse.Namespace) -> int:
+    """`--run`: every file with a manifest (and matching `--only`) run and checked;
+    the table printed, and with `--markdown` put in that page's execution section
+    (the compile table stays)."""
+    from conformance_manifests import manifests, run_table
+
+    stems = manifests()
+    paths = sorted(
+        args.suite / "kernels" / f"{stem}.cl"
+        for stem in stems
+        if fnmatch.fnmatch(f"{stem}.cl", args.only)
+    )
+    results = run(args.suite, paths, args.jobs, args.timeout, execute=True)
+    report = run_table(results)
+    print(report)
+    if args.markdown:
+        exists = args.markdown.exists()
+        page = args.markdown.read_text(encoding="utf-8") if exists else ""
+        page = page.split(EXECUTION_HEADING)[0].rstrip("\n")
+        section = EXECUTION_SECTION.format(table=report)
+        args.markdown.write_text(f"{page}\n\n{section}", encoding="utf-8")
+    if args.json:
+        records = {p.name: r for p, r in sorted(results.items())}
+        args.json.write_text(json.dumps(records, indent=1), encoding="utf-8")
+    return 1 if any(r["outcome"] == "crashed" for r in results.values()) else 0
+
+
+EXECUTION_HEADING = "## Execution: the manifests"
+EXECUTION_SECTION = (
+    EXECUTION_HEADING
+    + """
+
+The kernels that have a manifest (`scripts/conformance_manifests/`: each
+launch's arguments, sizes and build options and the expected result as numpy,
+written from the facts of UnitCL's C++ tests) run and checked by
+
+    python scripts/conformance.py --run --markdown docs/conformance.md
+
+A kernel *passed* when every launch of its manifest produced the expected
+outputs, *failed* when one did not (the first wrong element, expected vs got),
+did not compile or was refused at launch, *crashed* for any other exception, a
+dead process or a hang.
+
+{table}"""
+)
+"""The execution section of docs/conformance.md, after the compile tables."""
 
 
 if __name__ == "__main__":

@@ -13,10 +13,10 @@ from script_modules import load_script
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "scripts" / "conformance.py"
-SUITE = REPO.parent / "shared" / "suites" / "unitcl"
 
 
 conformance = load_script("conformance")
+SUITE = conformance.DEFAULT_SUITE
 
 needs_suite = pytest.mark.skipif(
     not (SUITE / "kernels").is_dir(), reason=f"no UnitCL suite at {SUITE}"
@@ -191,3 +191,112 @@ def test_dead_and_hung_workers_are_crashes_and_replaced(tmp_path):
     table = conformance.table(results)
     assert "| **all** | 5 | 3 | 0 | 2 |" in table
     assert "- `hang.cl`: no answer within 2 s (a hang)" in table
+
+
+# ---------------------------------------------------------------------------
+# --run: the execution manifests (scripts/conformance_manifests/)
+
+sys.path.insert(0, str(REPO / "scripts"))
+import conformance_manifests as manifests  # noqa: E402
+
+RUN_SUBSET = {
+    "barrier.02_barrier_no_duplicates": "passed",
+    "barrier.14_barrier_in_reduce": "passed",
+    "barrier.16_memory_fence_local": "passed",  # four FENCE_OP builds
+    "barrier.18_barrier_store_mask": "failed",  # a private variable across a barrier
+    "work_group_collective_functions.12_scan_inclusive_add_long": "passed",
+    "sub_group.10_sub_group_reduce_add_float": "passed",
+    "dma.05_async_double_buffer": "passed",
+    "dma.06_auto_dma_convolution": "passed",
+    "c11atomics.13_exchange_local_double": "passed",
+    "c11atomics.36_fetch_local_add_uint": "passed",
+    "c11atomics.59_compare_exchange_strong_local_local_long": "passed",
+    "c11atomics.66_compare_exchange_strong_local_private_single_int": "failed",
+    "regression.31_local_struct_alignment": "passed",  # six ALIGN builds
+    "task_02.09_printf_add": "failed",  # refused: printf
+    "task_03.15_copy3": "passed",  # int3: the padding lane is not compared
+    "task_04.11_byval_struct": "passed",  # a numpy record by value
+    "task_07.10_control_dep_scalarization": "passed",
+    "task_10.06_noinline_kernels": "passed",  # the kernel named as the file
+}
+"""Manifests of each group and kind, run as `--run` runs them, and their outcome
+today: a change that breaks one shows here; one that fixes a failure updates it."""
+
+
+@needs_suite
+def test_run_subset_outcomes():
+    paths = [SUITE / "kernels" / f"{stem}.cl" for stem in RUN_SUBSET]
+    results = conformance.run(SUITE, paths, jobs=2, timeout=300, execute=True)
+    got = {path.stem: record["outcome"] for path, record in results.items()}
+    assert got == RUN_SUBSET, {
+        stem: results[SUITE / "kernels" / f"{stem}.cl"]
+        for stem in got
+        if got[stem] != RUN_SUBSET[stem]
+    }
+    reason = results[SUITE / "kernels" / "barrier.18_barrier_store_mask.cl"]["reason"]
+    assert reason.startswith("local 2: argument 1: element 1: expected 0, got ")
+    printf = results[SUITE / "kernels" / "task_02.09_printf_add.cl"]["reason"]
+    assert printf.startswith("refused: task_02.09_printf_add.cl:")
+
+
+@needs_suite
+def test_every_manifest_names_a_kernel_file():
+    stems = manifests.manifests()
+    assert len(stems) >= 600
+    missing = [s for s in stems if not (SUITE / "kernels" / f"{s}.cl").is_file()]
+    assert not missing
+
+
+@needs_suite
+def test_a_wrong_reference_fails_with_the_first_differing_element():
+    stem = "c11atomics.10_store_global_int"
+    launch = manifests.manifests()[stem][0]
+    data = launch.args[0].data
+    wrong = data.copy()
+    wrong[7] += 1
+    broken = manifests.Launch((manifests.In(data), manifests.Out(wrong)), 256)
+    header = conformance.read_header(SUITE / "kernels" / f"{stem}.cl")
+    record = conformance.execute_file(header, {}, [broken])
+    assert record == {
+        "outcome": "failed",
+        "reason": f"argument 1: element 7: expected {wrong[7]}, got {data[7]} "
+        "(1 of 256 differ)",
+    }
+
+
+def test_compare_floats_in_ulps_of_their_width():
+    import numpy as np
+
+    one = np.array([1.0, -0.0, np.nan], np.float32)
+    near = np.array([np.nextafter(np.float32(1), np.float32(2)), 0.0, np.nan])
+    assert manifests.compare(one, near.astype(np.float32), ulp=1) is None
+    assert "element 0" in manifests.compare(one, near.astype(np.float32), ulp=0)
+    half = np.array([1.0], np.float16)
+    far = (half.view(np.uint16) + 5).view(np.float16)
+    assert manifests.compare(half, far, ulp=4) == (
+        "element 0: expected 1.0, got 1.0048828125 (1 of 1 differ)"
+    )
+
+
+def test_buffers_are_aligned_as_opencl_buffers():
+    import numpy as np
+
+    for n in (1, 3, 100):
+        copy = manifests.aligned(np.arange(n, dtype=np.float16))
+        assert copy.ctypes.data % manifests.BUFFER_ALIGNMENT == 0
+        assert (copy == np.arange(n)).all()
+
+
+def test_run_table():
+    kernels = Path("kernels")
+    results = {
+        kernels / "barrier.01_a.cl": {"outcome": "passed"},
+        kernels / "barrier.02_b.cl": {"outcome": "failed", "reason": "element 3: x"},
+        kernels / "dma.01_c.cl": {"outcome": "crashed", "reason": "ValueError"},
+    }
+    table = manifests.run_table(results)
+    assert "| barrier | 2 | 1 | 1 | 0 |" in table
+    assert "| dma | 1 | 0 | 0 | 1 |" in table
+    assert "| **all** | 3 | 1 | 1 | 1 |" in table
+    assert "- `barrier.02_b` failed: element 3: x" in table
+    assert "- `dma.01_c` crashed: ValueError" in table
