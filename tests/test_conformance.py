@@ -213,7 +213,7 @@ RUN_SUBSET = {
     "c11atomics.59_compare_exchange_strong_local_local_long": "passed",
     "c11atomics.66_compare_exchange_strong_local_private_single_int": "failed",
     "regression.31_local_struct_alignment": "passed",  # six ALIGN builds
-    "task_02.09_printf_add": "failed",  # refused: printf
+    "task_02.09_printf_add": "passed",  # prints (to the worker's stderr), then adds
     "task_03.15_copy3": "passed",  # int3: the padding lane is not compared
     "task_04.11_byval_struct": "passed",  # a numpy record by value
     "task_07.10_control_dep_scalarization": "passed",
@@ -235,8 +235,6 @@ def test_run_subset_outcomes():
     }
     reason = results[SUITE / "kernels" / "barrier.18_barrier_store_mask.cl"]["reason"]
     assert reason.startswith("local 2: argument 1: element 1: expected 0, got ")
-    printf = results[SUITE / "kernels" / "task_02.09_printf_add.cl"]["reason"]
-    assert printf.startswith("refused: task_02.09_printf_add.cl:")
 
 
 @needs_suite
