@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     IndexType,
     IntAttr,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     StringAttr,
@@ -40,6 +41,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.llvm import (
+    AllocaOp,
     GEPOp,
     LLVMArrayType,
     LLVMPointerType,
@@ -47,6 +49,7 @@ from xdsl.dialects.llvm import (
     LoadOp,
     StoreOp,
 )
+from xdsl.dialects.llvm import ConstantOp as LLVMConstantOp
 from xdsl.ir import Attribute, Block, OpResult, SSAValue
 
 from dialects import mux
@@ -121,8 +124,40 @@ def _field_type(type_: Attribute) -> Attribute:
     raise PassError(f"work-item-loops: a value of type {type_} lives across a barrier")
 
 
+def private_array(value: SSAValue) -> bool:
+    """Whether `value` is a private array of a work-item: a `memref.alloca`, or an
+    `llvm.alloca` of a constant count (OpenCL C's private variables whose address
+    is taken, as the importer gives them). Across a barrier each work-item's lives
+    in its own field of the live storage, not on a region function's stack."""
+    if not isinstance(value, OpResult):
+        return False
+    if isinstance(value.op, memref.AllocaOp):
+        return True
+    return isinstance(value.op, AllocaOp) and _alloca_count(value.op) is not None
+
+
+def _alloca_count(op: AllocaOp) -> int | None:
+    size = op.size.owner
+    if isinstance(size, LLVMConstantOp | arith.ConstantOp):
+        value = size.value
+        if isinstance(value, IntegerAttr):
+            return value.value.data
+    return None
+
+
 def _array_field_type(array: OpResult) -> Attribute:
-    """The field holding a private array: an `!llvm.array` of its elements."""
+    """The field holding a private array: an `!llvm.array` of its elements; for an
+    `llvm.alloca`, of `vector<A x i8>` chunks, A its alignment (the alloca's own,
+    which may exceed its type's: `__attribute__((aligned(16)))`), so that every
+    work-item's copy is as aligned as the kernel's loads may assume."""
+    if isinstance(array.op, AllocaOp):
+        count = _alloca_count(array.op)
+        assert count is not None
+        size, natural = storage(array.op.elem_type)
+        requested = array.op.alignment.value.data if array.op.alignment else 0
+        align = max(natural, requested, 1)
+        chunks = max(1, -(-size * count // align))
+        return LLVMArrayType(chunks, VectorType(IntegerType(8), [align]))
     type_ = array.type
     assert isinstance(type_, MemRefType)
     if not type_.has_static_shape():
@@ -175,7 +210,7 @@ class LiveValues:
         return known
 
     def add(self, value: SSAValue) -> None:
-        if isinstance(value, OpResult) and isinstance(value.op, memref.AllocaOp):
+        if private_array(value):
             if value not in self._arrays:
                 self._arrays.add(value)
                 self.arrays.append(value)

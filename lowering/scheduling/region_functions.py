@@ -18,7 +18,7 @@ value is stored right after its definition.
 from __future__ import annotations
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func, memref
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     IndexType,
     MemRefType,
@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.dialects.llvm import GEPOp, LLVMStructType, LoadOp, StoreOp
+from xdsl.dialects.llvm import GEPOp, LLVMPointerType, LLVMStructType, LoadOp, StoreOp
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -116,6 +116,8 @@ class _RegionBuilder:
         return b.insert(gep).result
 
     def _from_struct_address(self, b: Builder, array: SSAValue) -> SSAValue:
+        if isinstance(array.type, LLVMPointerType):  # an llvm.alloca's: as it is
+            return self._address(b, array)
         cast = UnrealizedConversionCastOp.get([self._address(b, array)], [array.type])
         result = b.insert(cast).results[0]
         result.name_hint = array.name_hint
@@ -202,7 +204,7 @@ class _RegionBuilder:
                 if isinstance(top, func.ReturnOp):
                     b.insert(func.ReturnOp(const(b, 0, i32)))
                     break
-                if isinstance(top, memref.AllocaOp) and self.live.is_array(top.memref):
+                if top.results and self.live.is_array(top.results[0]):
                     continue  # the array is the struct's field
                 mapping = self._resolve(b, top, block)
                 new = b.insert(
