@@ -6,9 +6,10 @@ docs/architecture.md, "Other ways in"): `llvm.add`, `llvm.fadd`, `llvm.icmp`, an
 memory accesses as an `llvm.getelementptr` from a buffer argument's pointer (the
 `builtin.unrealized_conversion_cast` of its `memref<?xT, AS>`) then `llvm.load` or
 `llvm.store`. The spec has no such pass: its vectoriser (compiler-utils-passes.rst,
-"RunVeczPass") works on LLVM IR, ours on the structured form. `run-vecz` finds what is uniform and linear between work-items, and
-which accesses are contiguous, on `arith` and `memref` ops, the structured form
-(docs/performance.md, "Kernels from OpenCL C"); rather than teach it a second
+"RunVeczPass") works on LLVM IR, ours on the structured form. `run-vecz` finds
+what is uniform and linear between work-items, and which accesses are
+contiguous, on `arith` and `memref` ops (docs/performance.md, "Kernels from
+OpenCL C"); rather than teach it a second
 spelling of each op and an address analysis of pointers, this pass lifts the ops
 that have an exact `arith`/`memref` equivalent (the inverse of `convert-to-llvm`'s
 tables, `lowering.common.llvm_casts`):
