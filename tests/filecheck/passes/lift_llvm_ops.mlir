@@ -91,19 +91,6 @@ func.func @kept(%a: memref<?xf32, 1>, %i: i64, %x: f32)
 
 // -----
 
-// A kernel of more than one block is left as it is (run-vecz does not vectorise
-// branches).
-// CHECK-LABEL: func.func @branches(
-// CHECK:         llvm.add
-func.func @branches(%n: i64) attributes {mux.kernel = "entry-point"} {
-  %s = llvm.add %n, %n : i64
-  cf.br ^next
-^next:
-  func.return
-}
-
-// -----
-
 // An address computed in i64 (size_t arithmetic in OpenCL C) is an index cast
 // of i64 to index, which keeps a linear value linear (index is 64 bits): one
 // contiguous vector load at lane 0's index, not a load per lane.

@@ -9,13 +9,14 @@ memory accesses as an `llvm.getelementptr` from a buffer argument's pointer (the
 "RunVeczPass") works on LLVM IR, ours on the structured form. `run-vecz` finds
 what is uniform and linear between work-items, and which accesses are
 contiguous, on `arith` and `memref` ops (docs/performance.md, "Kernels from
-OpenCL C"); rather than teach it a second
-spelling of each op and an address analysis of pointers, this pass lifts the ops
-that have an exact `arith`/`memref` equivalent (the inverse of `convert-to-llvm`'s
-tables, `lowering.common.llvm_casts`):
+OpenCL C"); rather than teach it a second spelling of each op and an address
+analysis of pointers, this pass lifts the ops that have an exact `arith`/`memref`
+equivalent (the inverse of `convert-to-llvm`'s tables,
+`lowering.common.llvm_casts`):
 
 - scalar integer and float constants, integer arithmetic, float `+ - * /` without
-  fast-math flags, `icmp`, `select` on one condition, and the casts;
+  fast-math flags, `icmp`, `fcmp` without fast-math flags, `select` on one
+  condition, and the casts;
 - a load or store of the element type `T` of a buffer `memref<?xT>` at a chain
   of `getelementptr`s of `T` with one index each from its pointer: a
   `memref.load`/`memref.store` at the sum of the indices (an `index`;
@@ -23,8 +24,12 @@ tables, `lowering.common.llvm_casts`):
 - what is left (other accesses, atomics, volatile ones, vectors, fast-math) stays
   as it was, and the pointers they use with it.
 
-Only kernel entry points of one block are lifted: `run-vecz` does not vectorise
-branches (`cf`, `llvm.br`) yet, so lifting the others would change nothing.
+First the kernel's branches: its CFG becomes one block of `scf.if` and
+`scf.while` (`control_flow.py`: diamonds and loops of one block, clang's rotated
+loops), which `run-vecz` handles (it does not vectorise `llvm.br`). The ops are
+lifted in kernel entry points that are one block then (nested regions included);
+a kernel whose CFG has another shape keeps it and its `llvm` ops (`run-vecz`
+would refuse it anyway).
 
 Before: `lower-to-mux-builtins` and `link-builtins` (the calls are mux ops or
 inlined code), `prepare-barriers`. After: `run-vecz`.
@@ -53,6 +58,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from lowering.common.functions import kernel_entry_points
 from lowering.common.llvm_casts import CASTS, FLOAT_ARITHMETIC, INTEGER_BINARY
+from lowering.lift_llvm_ops.control_flow import lift_branches
 
 _INTEGER = {llvm_op: arith_op for arith_op, llvm_op in INTEGER_BINARY.items()}
 _FLOAT = {llvm_op: arith_op for arith_op, llvm_op in FLOAT_ARITHMETIC.items()}
@@ -68,6 +74,7 @@ class LiftLLVMOpsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in kernel_entry_points(op):
+            lift_branches(kernel)
             blocks = kernel.body.blocks
             if blocks.first is not None and blocks.first is blocks.last:
                 _Lifter().lift(blocks.first)
@@ -81,6 +88,9 @@ class _Lifter:
 
     def lift(self, block: Block) -> None:
         for op in list(block.ops):
+            for region in op.regions:  # scf.if, scf.while
+                for inner in region.blocks:
+                    self.lift(inner)
             new = self.lifted(op)
             if new is not None:
                 Rewriter.insert_op(new, InsertPoint.before(op))
@@ -110,6 +120,9 @@ class _Lifter:
         elif isinstance(op, llvm.ICmpOp):
             name = llvm.ICmpPredicateFlag.from_int(op.predicate.value.data).value
             return arith.CmpiOp(op.lhs, op.rhs, name)
+        elif isinstance(op, llvm.FCmpOp) and not op.fastmathFlags.data:
+            name = llvm.FCmpPredicateFlag.from_int(op.predicate.value.data).value
+            return arith.CmpfOp(op.lhs, op.rhs, name.lstrip("_"))
         elif isinstance(op, llvm.SelectOp):
             return arith.SelectOp(op.cond, op.lhs, op.rhs)
         elif type(op) in _CASTS:
