@@ -64,6 +64,16 @@ __kernel void dot_rows(__global const float *a, __global const float *b,
     }
 }
 
+__kernel void clamped(__global const float *in, __global float *out, ulong width)
+{
+    size_t x = get_global_id(0);
+    if (x < width) {
+        size_t left = x > 0 ? x - 1 : 0;
+        size_t right = x + 1 < width - 1 ? x + 1 : width - 1;
+        out[x] = in[left] + 2.0f * in[x] + 4.0f * in[right];
+    }
+}
+
 __kernel void triangle(__global const int *in, __global int *out)
 {
     size_t i = get_global_id(0);
@@ -94,6 +104,25 @@ def vectorised(kernel: str, local_size: int) -> func.FuncOp | None:
         if isinstance(f, func.FuncOp) and mux_attrs.VECZ_DERIVED.get(f) is not None
     ]
     return found[0] if found else None
+
+
+OUT = object()
+"""Where the output buffer goes in `run_both`'s arguments."""
+
+
+def run_both(programs, kernel: str, fill, args, launch) -> list[np.ndarray]:
+    """`kernel`'s output (initially `fill` everywhere, of its type) from each
+    program, with `args`, over `launch` (global size, local size)."""
+    results = []
+    for program in programs.values():
+        result = np.full(launch[0], fill)
+        program.kernel(kernel)(
+            *(result if a is OUT else a for a in args),
+            global_size=launch[0],
+            local_size=launch[1],
+        )
+        results.append(result)
+    return results
 
 
 @pytest.fixture(scope="module")
@@ -140,13 +169,10 @@ def test_saxpy(programs, size, local):
 @CASES
 def test_shifted(programs, size, local):
     data = np.arange(size + 3, dtype=np.float32) * 0.5
-    results = []
-    for program in programs.values():
-        out = np.full(size, np.nan, np.float32)
-        program.kernel("shifted")(
-            data, out, np.uint64(3), global_size=size, local_size=local
-        )
-        results.append(out)
+    fill = np.float32(np.nan)
+    results = run_both(
+        programs, "shifted", fill, [data, OUT, np.uint64(3)], (size, local)
+    )
     np.testing.assert_array_equal(results[0], data[3:] * 2)
     np.testing.assert_array_equal(results[1], results[0])
 
@@ -159,11 +185,8 @@ def test_mixed(programs, size, local):
     v = data.astype(np.int64)
     w = ((v * 3 - i).astype(np.int32) ^ (data >> 2)).astype(np.int64)
     expected = np.where(v < limit, w, v) + (v & 0xFFFFFFFF)
-    results = []
-    for program in programs.values():
-        out = np.full(size, -1, np.int64)
-        program.kernel("mixed")(data, out, limit, global_size=size, local_size=local)
-        results.append(out)
+    fill = np.int64(-1)
+    results = run_both(programs, "mixed", fill, [data, OUT, limit], (size, local))
     np.testing.assert_array_equal(results[0], expected)
     np.testing.assert_array_equal(results[1], results[0])
 
@@ -173,13 +196,10 @@ def test_guarded(programs, size, local):
     """A branch on the work-item (the guard) and a select-or-branch inside it."""
     data = np.random.default_rng(size).random(size + 4, np.float32)
     n = max(size - 3, 0)
-    results = []
-    for program in programs.values():
-        out = np.full(size, np.nan, np.float32)
-        program.kernel("guarded")(
-            data, out, np.uint64(n), global_size=size, local_size=local
-        )
-        results.append(out)
+    fill = np.float32(np.nan)
+    results = run_both(
+        programs, "guarded", fill, [data, OUT, np.uint64(n)], (size, local)
+    )
     d = data[:n]
     expected = np.full(size, np.nan, np.float32)
     expected[:n] = np.where(d > 0.5, d * np.float32(3), d - np.float32(1))
@@ -196,19 +216,14 @@ def test_dot_rows(programs, size, local, n):
     rng = np.random.default_rng(n)
     a = rng.integers(0, 4, n).astype(np.float32)
     b = rng.integers(0, 4, n * width).astype(np.float32)
-    results = []
-    for program in programs.values():
-        out = np.full(size, np.nan, np.float32)
-        program.kernel("dot_rows")(
-            a,
-            b,
-            out,
-            np.uint64(n),
-            np.uint64(width),
-            global_size=size,
-            local_size=local,
-        )
-        results.append(out)
+    fill = np.float32(np.nan)
+    results = run_both(
+        programs,
+        "dot_rows",
+        fill,
+        [a, b, OUT, np.uint64(n), np.uint64(width)],
+        (size, local),
+    )
     expected = np.full(size, np.nan, np.float32)
     expected[:width] = a @ b.reshape(n, width)
     np.testing.assert_array_equal(results[0], expected)
@@ -220,11 +235,8 @@ def test_triangle(programs, size, local):
     """A loop whose trip count differs between work-items: lifted, not vectorised
     (run-vecz wants a uniform scf.while condition), still right."""
     data = np.arange(size, dtype=np.int32) * 3 - 7
-    results = []
-    for program in programs.values():
-        out = np.full(size, -1, np.int32)
-        program.kernel("triangle")(data, out, global_size=size, local_size=local)
-        results.append(out)
+    fill = np.int32(-1)
+    results = run_both(programs, "triangle", fill, [data, OUT], (size, local))
     trips = np.arange(size) % 5 + 1
     expected = data * trips + trips * (trips - 1) // 2
     np.testing.assert_array_equal(results[0], expected)
@@ -246,3 +258,21 @@ def test_example_branches_are_lifted_and_vectorised(name):
         for f in module.ops
         if isinstance(f, func.FuncOp)
     )
+
+
+@CASES
+def test_clamped(programs, size, local):
+    """Neighbours clamped at the edges (clang's usub.sat and umin, lifted to
+    clamps run-vecz keeps piecewise)."""
+    width = max(size - 1, 1)
+    data = np.random.default_rng(size).integers(0, 100, size).astype(np.float32)
+    fill = np.float32(np.nan)
+    results = run_both(
+        programs, "clamped", fill, [data, OUT, np.uint64(width)], (size, local)
+    )
+    x = np.arange(width)
+    left, right = np.maximum(x - 1, 0), np.minimum(x + 1, width - 1)
+    expected = np.full(size, np.nan, np.float32)
+    expected[:width] = data[left] + 2 * data[x] + 4 * data[right]
+    np.testing.assert_array_equal(results[0], expected)
+    np.testing.assert_array_equal(results[1], results[0])

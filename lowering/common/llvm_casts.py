@@ -1,6 +1,7 @@
 """The `llvm` op each `arith` cast is: `convert-to-llvm` converts the casts to them,
 and `run-vecz` casts vectors with them (xDSL 0.74's `arith` casts take scalars
-only); and the `llvm` op each `arith` integer or float arithmetic op is, which
+only); and the `llvm` op (or intrinsic) each `arith` integer or float arithmetic
+op is, which
 `convert-to-llvm` converts them to and `lift-llvm-ops` lifts back."""
 
 from __future__ import annotations
@@ -44,3 +45,11 @@ FLOAT_ARITHMETIC = {
     arith.MulfOp: llvm.FMulOp,
     arith.DivfOp: llvm.FDivOp,
 }
+
+INTEGER_MIN_MAX = {
+    arith.MinSIOp: "llvm.smin",
+    arith.MaxSIOp: "llvm.smax",
+    arith.MinUIOp: "llvm.umin",
+    arith.MaxUIOp: "llvm.umax",
+}
+"""The intrinsic each `arith` integer min/max op calls."""

@@ -16,7 +16,8 @@ equivalent (the inverse of `convert-to-llvm`'s tables,
 
 - scalar integer and float constants, integer arithmetic, float `+ - * /` without
   fast-math flags, `icmp`, `fcmp` without fast-math flags, `select` on one
-  condition, and the casts;
+  condition, the casts, and calls of the integer min/max intrinsics and of
+  `llvm.usub.sat` (`maxui(x, y) - y`);
 - a load or store of the element type `T` of a buffer `memref<?xT>` at a chain
   of `getelementptr`s of `T` with one index each from its pointer: a
   `memref.load`/`memref.store` at the sum of the indices (an `index`;
@@ -57,12 +58,19 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from lowering.common.functions import kernel_entry_points
-from lowering.common.llvm_casts import CASTS, FLOAT_ARITHMETIC, INTEGER_BINARY
+from lowering.common.intrinsics import lanewise_base
+from lowering.common.llvm_casts import (
+    CASTS,
+    FLOAT_ARITHMETIC,
+    INTEGER_BINARY,
+    INTEGER_MIN_MAX,
+)
 from lowering.lift_llvm_ops.control_flow import lift_branches
 
 _INTEGER = {llvm_op: arith_op for arith_op, llvm_op in INTEGER_BINARY.items()}
 _FLOAT = {llvm_op: arith_op for arith_op, llvm_op in FLOAT_ARITHMETIC.items()}
 _CASTS = {llvm_op: arith_op for arith_op, llvm_op in CASTS.items()}
+_MIN_MAX = {name: arith_op for arith_op, name in INTEGER_MIN_MAX.items()}
 
 
 @dataclass(frozen=True)
@@ -127,6 +135,8 @@ class _Lifter:
             return arith.SelectOp(op.cond, op.lhs, op.rhs)
         elif type(op) in _CASTS:
             return _CASTS[type(op)](op.operands[0], op.results[0].type)
+        elif isinstance(op, llvm.CallIntrinsicOp):
+            return _intrinsic(op)
         return None
 
     def note_buffer(self, op: UnrealizedConversionCastOp) -> None:
@@ -176,6 +186,21 @@ class _Lifter:
         if isinstance(op, llvm.LoadOp):
             return memref.LoadOp.get(ref, [at])
         return memref.StoreOp.get(op.value, ref, [at])
+
+
+def _intrinsic(op: llvm.CallIntrinsicOp) -> Operation | None:
+    """An integer min or max as the `arith` op; `usub.sat(x, y)` (clang's
+    `x > 0 ? x - 1 : 0`) as `maxui(x, y) - y`, the form of a clamp `run-vecz` keeps
+    piecewise rather than lane by lane."""
+    base = lanewise_base(op.intrin.data, [a.type for a in op.args])
+    if base in _MIN_MAX:
+        return _MIN_MAX[base](*op.args)
+    if base == "llvm.usub.sat":
+        x, y = op.args
+        top = arith.MaxUIOp(x, y)
+        Rewriter.insert_op(top, InsertPoint.before(op))
+        return arith.SubiOp(top, y)
+    return None
 
 
 def _as_index(before: Operation, index: SSAValue | None) -> SSAValue:

@@ -44,7 +44,12 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from lowering.common.llvm_casts import CASTS, FLOAT_ARITHMETIC, INTEGER_BINARY
+from lowering.common.llvm_casts import (
+    CASTS,
+    FLOAT_ARITHMETIC,
+    INTEGER_BINARY,
+    INTEGER_MIN_MAX,
+)
 from lowering.common.llvm_types import ConversionError, convert_type
 from lowering.to_llvm.building import (
     ceil_div_signed,
@@ -69,10 +74,7 @@ FLOAT_BINARY = {
 }
 
 INTRINSICS = {
-    arith.MinSIOp: "llvm.smin",
-    arith.MaxSIOp: "llvm.smax",
-    arith.MinUIOp: "llvm.umin",
-    arith.MaxUIOp: "llvm.umax",
+    **INTEGER_MIN_MAX,
     arith.MinimumfOp: "llvm.minimum",
     arith.MaximumfOp: "llvm.maximum",
 }

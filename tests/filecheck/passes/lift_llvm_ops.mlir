@@ -114,3 +114,25 @@ func.func @shifted(%a: memref<?xf32, 1>, %b: memref<?xf32, 1>)
   llvm.store %v, %q : f32, !llvm.ptr<1>
   func.return
 }
+
+// -----
+
+// clang's clamps: the integer min/max intrinsics are arith's ops, usub.sat(x, 1)
+// (x > 0 ? x - 1 : 0) is maxui(x, 1) - 1: clamps run-vecz keeps piecewise. Other
+// intrinsics stay.
+// CHECK-LABEL: func.func @clamps(
+// CHECK:         %[[TOP:.*]] = arith.maxui %x, %one : i64
+// CHECK-NEXT:    %left = arith.subi %[[TOP]], %one : i64
+// CHECK-NEXT:    %right = arith.minui %x, %n : i64
+// CHECK-NEXT:    %lo = arith.minsi %left, %right : i64
+// CHECK-NEXT:    %hi = arith.maxsi %left, %right : i64
+// CHECK-NEXT:    %pop = llvm.call_intrinsic "llvm.ctpop.i64"(%hi) : (i64) -> i64
+func.func @clamps(%x: i64, %n: i64) attributes {mux.kernel = "entry-point"} {
+  %one = llvm.mlir.constant(1 : i64) : i64
+  %left = llvm.call_intrinsic "llvm.usub.sat.i64"(%x, %one) : (i64, i64) -> i64
+  %right = llvm.call_intrinsic "llvm.umin.i64"(%x, %n) : (i64, i64) -> i64
+  %lo = llvm.call_intrinsic "llvm.smin.i64"(%left, %right) : (i64, i64) -> i64
+  %hi = llvm.call_intrinsic "llvm.smax.i64"(%left, %right) : (i64, i64) -> i64
+  %pop = llvm.call_intrinsic "llvm.ctpop.i64"(%hi) : (i64) -> i64
+  func.return
+}
