@@ -246,18 +246,24 @@ def test_triangle(programs, size, local):
 @pytest.mark.parametrize("name", ["sgemm_naive", "stencil2d"])
 def test_example_branches_are_lifted_and_vectorised(name):
     """The OpenCL C twins of the benchmark's kernels with branches: vectorised
-    as their MLIR versions are (their results: tests/test_examples_cl.py)."""
-    path = EXAMPLES / f"{name}.cl"
-    module = parse_cached(to_mlir(path.read_text(), "opencl", name).mlir, name)
-    module = module.clone()
-    HostPipeline(
-        kernel=name, local_sizes=(16, 16, 1), vecz_width=8, to_llvm=False
-    ).apply(context(), module)
-    assert any(
-        mux_attrs.VECZ_DERIVED.get(f) is not None
-        for f in module.ops
-        if isinstance(f, func.FuncOp)
-    )
+    as their MLIR versions are, the cost model choosing the same width and rows
+    (sgemm_naive: 16 lanes by 4 rows); their results: tests/test_examples_cl.py."""
+    names = []
+    for suffix, language in ((".cl", "opencl"), (".mlir", "mlir")):
+        text = (EXAMPLES / f"{name}{suffix}").read_text()
+        module = parse_cached(to_mlir(text, language, name).mlir, name).clone()
+        HostPipeline(kernel=name, local_sizes=(16, 16, 1), to_llvm=False).apply(
+            context(), module
+        )
+        names.append(
+            [
+                f.sym_name.data
+                for f in module.ops
+                if isinstance(f, func.FuncOp)
+                and mux_attrs.VECZ_DERIVED.get(f) is not None
+            ]
+        )
+    assert names[0] and names[0] == names[1]
 
 
 @CASES
