@@ -129,6 +129,12 @@ PASSES: tuple[PassInfo, ...] = (
         "prepare_barriers",
         "PrepareBarriersPass",
     ),
+    PassInfo(
+        "(none: imported llvm ops as arith and memref ones)",
+        "lift-llvm-ops",
+        "lift_llvm_ops",
+        "LiftLLVMOpsPass",
+    ),
     PassInfo("RunVeczPass", "run-vecz", "run_vecz", "RunVeczPass"),
     PassInfo(
         "WorkItemLoopsPass", "work-item-loops", "work_item_loops", "WorkItemLoopsPass"

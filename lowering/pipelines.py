@@ -43,6 +43,7 @@ from lowering.common.compile_options import CompileOptions
 from lowering.define_mux_builtins import DefineMuxBuiltinsPass
 from lowering.define_mux_dma import DefineMuxDmaPass
 from lowering.encode_kernel_metadata import EncodeKernelMetadataPass
+from lowering.lift_llvm_ops import LiftLLVMOpsPass
 from lowering.link_builtins import LinkBuiltinsPass
 from lowering.lower_printf import LowerPrintfPass
 from lowering.lower_to_mux_builtins import LowerToMuxBuiltinsPass
@@ -142,6 +143,7 @@ class HostPipeline(ModulePass):
             ReplaceAtomicFuncsPass(),
             DefineMuxDmaPass(),  # its waits are barriers: before prepare-barriers
             PrepareBarriersPass(),
+            LiftLLVMOpsPass(),  # imported kernels in run-vecz's terms
             RunVeczPass(width=self.vecz_width),
             WorkItemLoopsPass(sub_group_size=self.sub_group_size),
             VerifyReqdSubGroupSatisfiedPass(),

@@ -14,13 +14,18 @@ the same data as
   (c) PoCL through pyopencl, with OpenCL C versions of the same kernels
       (`examples/*.cl`, the OpenCL C twins of the examples), when pyopencl and a
       PoCL ICD are installed
-      (`apt-get install pocl-opencl-icd`, `pip install pyopencl`).
+      (`apt-get install pocl-opencl-icd`, `pip install pyopencl`),
+  (d) mux again, on the OpenCL C twin (`examples/<name>.cl`, the source PoCL builds,
+      with the build options its `// Build options:` header line states): the
+      column "mux from CL"; "mux" is the kernel compiled from MLIR.
 Each implementation runs once untimed (mux compiles then) and its result is checked
 against a numpy reference; then repetitions are interleaved, round-robin over the
 implementations (rep r starts with implementation r mod n, so none always runs right
 after the same other one), and the table gives medians with min and max, and the
-ratios mux/C, mux/PoCL, mux/numpy. A failed check or an exception marks its cell and
-the run goes on. The results are checked once more after the timed runs.
+ratios mux/C, mux/PoCL, mux/numpy, and CL/MLIR (the kernel from OpenCL C over the
+same from MLIR: what the front-end costs) and CL/PoCL (the same source). A failed
+check or an exception marks its cell and the run goes on. The results are checked
+once more after the timed runs.
 
 Compile latency, on a small launch with the benchmark's local size (so that the same
 specialised variant is compiled): mux "cold" is source text to first result with the
@@ -72,10 +77,25 @@ EXAMPLES = ROOT / "examples"
 C_DIR = Path(__file__).resolve().parent / "bench_c"
 CL_DIR = Path(__file__).resolve().parent.parent / "examples"
 
-IMPLS = ("mux", "c", "pocl", "numpy")
-LABELS = {"mux": "mux", "c": "C", "pocl": "PoCL", "numpy": "numpy"}
-RATIOS = ("mux/c", "mux/pocl", "mux/numpy")
-RATIO_LABELS = {"mux/c": "mux/C", "mux/pocl": "mux/PoCL", "mux/numpy": "mux/numpy"}
+IMPLS = ("mux", "cl", "c", "pocl", "numpy")
+LABELS = {
+    "mux": "mux",
+    "cl": "mux from CL",
+    "c": "C",
+    "pocl": "PoCL",
+    "numpy": "numpy",
+}
+RATIOS = ("mux/c", "mux/pocl", "mux/numpy", "cl/mux", "cl/pocl")
+"""Time of the implementation before the slash over the other's. `mux` is the
+kernel compiled from MLIR, `cl` the same kernel compiled from its OpenCL C twin:
+cl/mux is what the OpenCL C front-end costs, cl/pocl the same source against PoCL."""
+RATIO_LABELS = {
+    "mux/c": "mux/C",
+    "mux/pocl": "mux/PoCL",
+    "mux/numpy": "mux/numpy",
+    "cl/mux": "CL/MLIR",
+    "cl/pocl": "CL/PoCL",
+}
 
 INSTALL_POCL = (
     "apt-get install pocl-opencl-icd && pip install pyopencl "
@@ -436,16 +456,21 @@ class HostImpl(Impl):
 
 
 class MuxImpl(HostImpl):
+    """The kernel compiled by mux from examples/<name>.mlir."""
+
     name = "mux"
 
     def __init__(self, threads: int):
         self.threads = threads
 
-    def setup(self, problem: Problem) -> None:
+    def load(self, problem: Problem) -> Any:
         import mux
 
+        return mux.load(EXAMPLES / f"{problem.name}.mlir")
+
+    def setup(self, problem: Problem) -> None:
         super().setup(problem)
-        self.kernel = mux.load(EXAMPLES / f"{problem.name}.mlir").kernel(problem.name)
+        self.kernel = self.load(problem).kernel(problem.name)
         self.args = mux_args(problem, problem.inputs, self.out)
 
     def run(self) -> None:
@@ -455,6 +480,25 @@ class MuxImpl(HostImpl):
             local_size=self.problem.local_size,
             threads=self.threads,
         )
+
+
+class MuxClImpl(MuxImpl):
+    """The same kernel compiled by mux from its OpenCL C twin, examples/<name>.cl
+    (the source PoCL builds), with the build options its header states."""
+
+    name = "cl"
+
+    def load(self, problem: Problem) -> Any:
+        import mux
+
+        path = CL_DIR / f"{problem.name}.cl"
+        return mux.load(path, build_options=twin_build_options(path))
+
+
+def twin_build_options(path: Path) -> str:
+    from mux.frontend.build_options import stated_build_options
+
+    return " ".join(stated_build_options(path.read_text()))
 
 
 def mux_args(problem: Problem, inputs: list[np.ndarray], out: np.ndarray) -> tuple:
@@ -551,8 +595,9 @@ class Pocl:
         return f"{self.platform.version} ({self.device.name})"
 
     def build(self, name: str) -> Any:
-        source = (CL_DIR / f"{name}.cl").read_text()
-        return self.cl.Program(self.context, source).build()
+        path = CL_DIR / f"{name}.cl"
+        program = self.cl.Program(self.context, path.read_text())
+        return program.build(options=twin_build_options(path))
 
     def args(self, problem: Problem, inputs: list[Any], out: Any) -> tuple:
         return tuple(
@@ -924,13 +969,13 @@ def geomean(values: Sequence[float]) -> float | None:
 
 
 def ratios(impls: dict[str, dict[str, Any]]) -> dict[str, float | None]:
-    """mux time / other time, for each other implementation whose check passed."""
+    """For each of `RATIOS`, one implementation's time over the other's, when both
+    ran and passed their checks."""
     out: dict[str, float | None] = {}
-    mux_ = impls["mux"]
     for key in RATIOS:
-        other = impls[key.split("/")[1]]
-        ok = mux_["status"] == "ok" and other["status"] == "ok"
-        out[key] = mux_["median_s"] / other["median_s"] if ok else None
+        one, other = (impls[name] for name in key.split("/"))
+        ok = one["status"] == "ok" and other["status"] == "ok"
+        out[key] = one["median_s"] / other["median_s"] if ok else None
     return out
 
 
@@ -958,9 +1003,7 @@ def print_report(report: dict[str, Any]) -> None:
         "kernel",
         "size",
         *(f"{LABELS[name]} ms" for name in IMPLS),
-        "mux/C",
-        "mux/PoCL",
-        "mux/numpy",
+        *(RATIO_LABELS[r] for r in RATIOS),
         "mux rate",
         "C rate",
         "reps",
@@ -1240,7 +1283,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def make_impls() -> list[Impl]:
         """New implementations for each problem (its buffers go with them)."""
-        impls: list[Impl] = [MuxImpl(threads)]
+        impls: list[Impl] = [MuxImpl(threads), MuxClImpl(threads)]
         if library is not None:
             impls.append(CImpl(library))
         if pocl is not None:

@@ -11,13 +11,13 @@ spells one work-group collective for such a kernel. `run_sgemm` launches an
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pytest
 
 import mux
+from mux.frontend.build_options import stated_build_options
 
 # Every launch on one thread and on all the cores.
 THREADS = pytest.mark.parametrize(
@@ -113,11 +113,6 @@ def check_sgemm_floats(kernel: mux.Kernel, n, global_size, local_size, threads, 
     )
 
 
-def build_options(text: str) -> list[str]:
-    """The build options an OpenCL C example's header states on its `// Build
-    options:` line (CL1.2 when it names no version)."""
-    stated = re.search(r"^// Build options: (.*)$", text, re.MULTILINE)
-    options = stated[1].split() if stated else []
-    if not any(option.startswith("-cl-std=") for option in options):
-        options.append("-cl-std=CL1.2")
-    return options
+build_options = stated_build_options
+"""The build options an OpenCL C example's header states (one home: the front-end,
+where the benchmark finds it too)."""

@@ -27,6 +27,9 @@ KERNELS = [
     "transpose",
 ]
 
+RATIOS = ["mux/c", "mux/pocl", "mux/numpy", "cl/mux", "cl/pocl"]
+"""mux from MLIR against C, PoCL and numpy; mux from OpenCL C against mux from
+MLIR and PoCL (the same source)."""
 
 bench = load_script("bench")
 
@@ -60,10 +63,12 @@ def test_quick_run_has_every_kernel(quick_report):
 
 def test_quick_run_checks_pass(quick_report):
     report, _ = quick_report
-    needed = ["mux", "numpy"] + (["c"] if shutil.which("gcc") else [])
+    # mux runs each kernel twice: compiled from MLIR (mux) and from its OpenCL C
+    # twin (cl); both are checked against numpy like the others
+    needed = ["mux", "cl", "numpy"] + (["c"] if shutil.which("gcc") else [])
     for kernel in report["kernels"]:
         impls = kernel["impls"]
-        assert set(impls) == {"mux", "c", "pocl", "numpy"}
+        assert set(impls) == {"mux", "cl", "c", "pocl", "numpy"}
         for name in needed:
             impl = impls[name]
             assert impl["check"] == "pass", (kernel["name"], name, impl)
@@ -79,18 +84,22 @@ def test_quick_run_has_ratios_and_compile_latency(quick_report):
     report, stdout = quick_report
     has_c = shutil.which("gcc") is not None
     for kernel in report["kernels"]:
-        assert set(kernel["ratios"]) == {"mux/c", "mux/pocl", "mux/numpy"}
+        assert set(kernel["ratios"]) == set(RATIOS)
         assert kernel["ratios"]["mux/numpy"] > 0
+        assert kernel["ratios"]["cl/mux"] > 0
         if has_c:
             assert kernel["ratios"]["mux/c"] > 0
         mux_latency = kernel["compile"]["mux"]
         for key in ("cold_s", "cached_s", "disk_s", "relaunch_s", "compile_s"):
             assert mux_latency[key] > 0, (kernel["name"], key)
         assert mux_latency["check"] == "pass"
-    assert set(report["geomean"]) == {"mux/c", "mux/pocl", "mux/numpy"}
+    assert set(report["geomean"]) == set(RATIOS)
+    assert report["geomean"]["cl/mux"]["kernels"] == len(KERNELS)
     if has_c:
         assert report["geomean"]["mux/c"]["kernels"] == len(KERNELS)
     assert "mux/C" in stdout
+    assert "mux from CL ms" in stdout
+    assert "CL/MLIR" in stdout
     assert "geometric mean" in stdout
 
 
@@ -129,11 +138,13 @@ def test_failures_mark_their_implementation():
     assert results["pocl"].status == "error"
     assert "no device" in results["pocl"].detail
     summaries = {name: r.summary(problem.work) for name, r in results.items()}
-    summaries["mux"] = summaries["numpy"]
+    summaries["mux"] = summaries["cl"] = summaries["numpy"]
     ratios = bench.ratios(summaries)
     assert ratios["mux/numpy"] == pytest.approx(1.0)
+    assert ratios["cl/mux"] == pytest.approx(1.0)
     assert ratios["mux/c"] is None
     assert ratios["mux/pocl"] is None
+    assert ratios["cl/pocl"] is None
 
 
 def test_check_tolerances():
@@ -144,3 +155,10 @@ def test_check_tolerances():
     assert bench.check(near, expected, 1e-6)[0]
     assert not bench.check(np.array([1.0, np.nan, 3.0]), expected, 1e-6)[0]
     assert not bench.check(expected[:2], expected, 1e-6)[0]
+
+
+def test_twins_are_built_with_their_stated_options():
+    """mux and PoCL build an OpenCL C twin with the options its header states."""
+    examples = REPO / "examples"
+    assert bench.twin_build_options(examples / "ids3d.cl") == "-cl-std=CL2.0"
+    assert bench.twin_build_options(examples / "vadd.cl") == "-cl-std=CL1.2"

@@ -777,10 +777,10 @@ func.func @k(%in: memref<?xi32, 1>, %f: memref<?xf32, 1>, %out: memref<?xi32, 1>
   %v = memref.load %in[%x] : memref<?xi32, 1>
   %lo = arith.constant -3 : i32
   %hi = arith.constant 40 : i32
-  %m = llvm.call_intrinsic "llvm.smax.i32"(%v, %lo) : (i32, i32) -> i32
+  %m = llvm.call_intrinsic "llvm.sadd.sat.i32"(%v, %lo) : (i32, i32) -> i32
   %c = llvm.call_intrinsic "llvm.umin.i32"(%m, %hi) : (i32, i32) -> i32
   %s = llvm.call_intrinsic "llvm.usub.sat.i32"(%c, %hi) : (i32, i32) -> i32
-  %u = llvm.call_intrinsic "llvm.umax.i32"(%lo, %hi) : (i32, i32) -> i32
+  %u = llvm.call_intrinsic "llvm.uadd.sat.i32"(%lo, %hi) : (i32, i32) -> i32
   %r = arith.addi %c, %s : i32
   %t = arith.addi %r, %u : i32
   memref.store %t, %out[%x] : memref<?xi32, 1>
@@ -794,23 +794,26 @@ func.func @k(%in: memref<?xi32, 1>, %f: memref<?xf32, 1>, %out: memref<?xi32, 1>
 
 
 def test_lanewise_llvm_intrinsics_are_widened_to_their_vector_overloads():
-    """`llvm.smax.i32` on a value that differs between lanes is `llvm.smax.v8i32`
-    on the vector of them (vecz widens intrinsics so); on uniform operands it
-    stays one scalar call. Results as numpy computes them, the tail included."""
+    """`llvm.sadd.sat.i32` on a value that differs between lanes is
+    `llvm.sadd.sat.v8i32` on the vector of them (vecz widens intrinsics so); on
+    uniform operands it stays one scalar call. (`lift-llvm-ops` gives the min/max
+    and `usub.sat` calls as `arith` ops first.) Results as numpy computes them,
+    the tail included."""
     module = parse_cached(LANEWISE_INTRINSICS, "<k>").clone()
     HostPipeline(kernel="k", to_llvm=False, vecz_width=8).apply(context(), module)
     functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
     assert mux_attrs.VECZ_BASE.get(functions["k"]) is not None
     printed = str(functions["__vecz_v8_k"])
-    assert '"llvm.smax.v8i32"' in printed and '"llvm.fabs.v8f32"' in printed
-    assert '"llvm.umax.i32"' in printed  # uniform: one scalar call
+    assert '"llvm.sadd.sat.v8i32"' in printed and '"llvm.fabs.v8f32"' in printed
+    assert '"llvm.uadd.sat.i32"' in printed  # uniform: one scalar call
     x = np.arange(-20, 80, dtype=np.int32)
     f = np.linspace(-3, 3, x.size).astype(np.float32)
     out = np.zeros_like(x)
     kernel = mux.compile(LANEWISE_INTRINSICS, vecz_width=8).kernel("k")
     kernel(x, f, out, global_size=x.size, local_size=20)
-    clamped = np.minimum(np.maximum(x, -3).astype(np.uint32), 40)
-    expected = clamped + np.maximum(clamped.astype(np.int64) - 40, 0) + (2**32 - 3)
+    clamped = np.minimum((x - 3).astype(np.uint32), 40)  # no overflow to saturate
+    # uadd.sat(2^32 - 3, 40) saturates to 2^32 - 1
+    expected = clamped + np.maximum(clamped.astype(np.int64) - 40, 0) + (2**32 - 1)
     np.testing.assert_array_equal(out, expected.astype(np.uint32).view(np.int32))
     np.testing.assert_array_equal(
         f, np.abs(np.linspace(-3, 3, x.size, dtype=np.float32))

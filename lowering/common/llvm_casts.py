@@ -1,6 +1,8 @@
 """The `llvm` op each `arith` cast is: `convert-to-llvm` converts the casts to them,
 and `run-vecz` casts vectors with them (xDSL 0.74's `arith` casts take scalars
-only)."""
+only); and the `llvm` op (or intrinsic) each `arith` integer or float arithmetic
+op is, which
+`convert-to-llvm` converts them to and `lift-llvm-ops` lifts back."""
 
 from __future__ import annotations
 
@@ -20,3 +22,34 @@ CASTS = {
     arith.FPToUIOp: llvmx.FPToUIOp,
     arith.BitcastOp: llvm.BitcastOp,
 }
+
+INTEGER_BINARY = {
+    arith.AddiOp: llvm.AddOp,
+    arith.SubiOp: llvm.SubOp,
+    arith.MuliOp: llvm.MulOp,
+    arith.DivSIOp: llvm.SDivOp,
+    arith.DivUIOp: llvm.UDivOp,
+    arith.RemSIOp: llvm.SRemOp,
+    arith.RemUIOp: llvm.URemOp,
+    arith.AndIOp: llvm.AndOp,
+    arith.OrIOp: llvm.OrOp,
+    arith.XOrIOp: llvm.XOrOp,
+    arith.ShLIOp: llvm.ShlOp,
+    arith.ShRSIOp: llvm.AShrOp,
+    arith.ShRUIOp: llvm.LShrOp,
+}
+
+FLOAT_ARITHMETIC = {
+    arith.AddfOp: llvm.FAddOp,
+    arith.SubfOp: llvm.FSubOp,
+    arith.MulfOp: llvm.FMulOp,
+    arith.DivfOp: llvm.FDivOp,
+}
+
+INTEGER_MIN_MAX = {
+    arith.MinSIOp: "llvm.smin",
+    arith.MaxSIOp: "llvm.smax",
+    arith.MinUIOp: "llvm.umin",
+    arith.MaxUIOp: "llvm.umax",
+}
+"""The intrinsic each `arith` integer min/max op calls."""

@@ -83,11 +83,12 @@ class Arithmetic(PacketValues):
         return True
 
     def emit_linear_cast(self, b: Builder, op: arith.IndexCastOp) -> bool:
-        """An index cast of a linear value to a narrower type: linear (a sign
-        extension of a linear value may not be)."""
+        """An index cast of a linear value to a narrower type, or between `i64` and
+        `index` (the same 64 bits: `convert-to-llvm` makes `index` an `i64`):
+        linear (a sign extension of a linear value may not be)."""
         (source,) = op.operands
         narrower = not isinstance(op.result.type, IndexType)
-        if source not in self.linear or not narrower:
+        if source not in self.linear or not (narrower or source.type == i64):
             return False
         linear = self.linear[source]
         base = b.insert(arith.IndexCastOp(linear.base, op.result.type)).result

@@ -41,11 +41,18 @@ def auto_width(kernel: func.FuncOp, varying: set[SSAValue]) -> int:
 
 
 def carries_lanes(kernel: func.FuncOp, varying: set[SSAValue]) -> bool:
-    """Whether a loop of `kernel` carries a value that differs between lanes."""
-    return any(
-        isinstance(op, scf.ForOp) and any(a in varying for a in op.body.block.args[1:])
-        for op in kernel.walk()
-    )
+    """Whether a loop of `kernel` carries a value that differs between lanes: an
+    `scf.for`, or an `scf.while` (a loop from OpenCL C: `lift-llvm-ops` gives
+    clang's rotated loops as do-whiles)."""
+    return any(any(a in varying for a in _carried(op)) for op in kernel.walk())
+
+
+def _carried(op) -> tuple[SSAValue, ...]:
+    if isinstance(op, scf.ForOp):
+        return op.body.block.args[1:]
+    if isinstance(op, scf.WhileOp):
+        return op.before_region.block.args
+    return ()
 
 
 def auto_rows(kernel: func.FuncOp, varying: set[SSAValue]) -> int:

@@ -44,7 +44,12 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from lowering.common.llvm_casts import CASTS
+from lowering.common.llvm_casts import (
+    CASTS,
+    FLOAT_ARITHMETIC,
+    INTEGER_BINARY,
+    INTEGER_MIN_MAX,
+)
 from lowering.common.llvm_types import ConversionError, convert_type
 from lowering.to_llvm.building import (
     ceil_div_signed,
@@ -62,36 +67,14 @@ from lowering.to_llvm.patterns import (
 )
 from lowering.to_llvm.values import fastmath, llvm_operands, replace_op
 
-INTEGER_BINARY = {
-    arith.AddiOp: llvm.AddOp,
-    arith.SubiOp: llvm.SubOp,
-    arith.MuliOp: llvm.MulOp,
-    arith.DivSIOp: llvm.SDivOp,
-    arith.DivUIOp: llvm.UDivOp,
-    arith.RemSIOp: llvm.SRemOp,
-    arith.RemUIOp: llvm.URemOp,
-    arith.AndIOp: llvm.AndOp,
-    arith.OrIOp: llvm.OrOp,
-    arith.XOrIOp: llvm.XOrOp,
-    arith.ShLIOp: llvm.ShlOp,
-    arith.ShRSIOp: llvm.AShrOp,
-    arith.ShRUIOp: llvm.LShrOp,
-}
-
 FLOAT_BINARY = {
-    arith.AddfOp: llvm.FAddOp,
-    arith.SubfOp: llvm.FSubOp,
-    arith.MulfOp: llvm.FMulOp,
-    arith.DivfOp: llvm.FDivOp,
+    **FLOAT_ARITHMETIC,
     arith.MinnumfOp: llvm.VectorFMinOp,
     arith.MaxnumfOp: llvm.VectorFMaxOp,
 }
 
 INTRINSICS = {
-    arith.MinSIOp: "llvm.smin",
-    arith.MaxSIOp: "llvm.smax",
-    arith.MinUIOp: "llvm.umin",
-    arith.MaxUIOp: "llvm.umax",
+    **INTEGER_MIN_MAX,
     arith.MinimumfOp: "llvm.minimum",
     arith.MaximumfOp: "llvm.maximum",
 }

@@ -114,6 +114,17 @@ class BuildOptions:
         return args
 
 
+def stated_build_options(source: str) -> list[str]:
+    """The build options an OpenCL C source states on a `// Build options: ...`
+    line of its own (the examples' headers do: their tests, the benchmark and PoCL
+    build them with these), with -cl-std=CL1.2 added when it names no version."""
+    stated = re.search(r"^// Build options: (.*)$", source, re.MULTILINE)
+    options = stated[1].split() if stated else []
+    if not any(option.startswith("-cl-std=") for option in options):
+        options.append(f"-cl-std={DEFAULT_CL_STD}")
+    return options
+
+
 def parse_build_options(text: str) -> BuildOptions:
     """The `BuildOptions` of a clBuildProgram options string; an option outside
     the accepted set (the module's docstring) is a CompileError naming it."""

@@ -1,0 +1,230 @@
+"""An imported kernel's branches as `scf`: the control-flow graph clang gives (a CFG
+of `llvm.br`/`llvm.cond_br` with block arguments for phis) as one block of
+`scf.if` and `scf.while` ops, where its shape allows.
+
+The shapes lifted:
+
+- **a diamond or a triangle**: a block ending in `llvm.cond_br %c, ^t, ^f` whose
+  two paths meet again at a block `^m` (the first block of the path from `^f`
+  that is on the path from `^t`, each path following the blocks the branches
+  lead to, a nested diamond or loop counted as one step) is
+  `scf.if %c -> (the types of ^m's arguments)`, each region the blocks of its path
+  up to `^m`, yielding what that path passes to `^m`;
+- **a loop of one block** (clang's rotated loops: the block ends in
+  `llvm.cond_br %c, ^self(next...), ^exit(...)`): an `scf.while` whose `before`
+  region is the block (a do-while: its body runs, then the condition), forwarding
+  the next values of the block's arguments, the arguments of the exit, and the
+  values the block defines that later blocks use, which become results of the
+  `scf.while`; its `after` region yields the next values.
+
+Anything else (a loop of more than one block, a `return` on one path of a branch,
+a switch, a block reached on two paths that do not meet as above) is
+`Unstructured`, and the kernel keeps its CFG, correct but not vectorised.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, cf, func, llvm, scf
+from xdsl.dialects.builtin import IntegerAttr, i1
+from xdsl.ir import Block, Region, SSAValue, Use
+
+
+class Unstructured(Exception):
+    """The CFG has a shape this lifting does not handle (the message)."""
+
+
+Edge = tuple[Block, list[SSAValue]]
+
+
+def lift_branches(kernel: func.FuncOp) -> bool:
+    """Replaces `kernel`'s blocks by one block of `scf` ops, if its CFG has only
+    the shapes of the module docstring; whether it did."""
+    blocks = kernel.body.blocks
+    if blocks.first is None or blocks.first is blocks.last:
+        return False
+    clone = kernel.clone()  # lifted in a copy: an Unstructured leaves the kernel
+    region = clone.body
+    entry = region.blocks.first
+    assert entry is not None
+    lifted = Block(arg_types=[a.type for a in entry.args])
+    try:
+        _Lifting().emit(entry, list(lifted.args), None, lifted)
+    except Unstructured:
+        return False
+    _drop_blocks(kernel.body)
+    _drop_blocks(region)
+    kernel.body.add_block(lifted)
+    return True
+
+
+def _drop_blocks(region: Region) -> None:
+    for block in list(region.blocks):
+        for op in list(block.ops):
+            op.drop_all_references()
+    for block in list(region.blocks):
+        region.detach_block(block)
+
+
+def _successors(block: Block) -> list[Edge]:
+    term = block.last_op
+    if isinstance(term, llvm.BrOp | cf.BranchOp):
+        return [(term.successors[0], list(term.operands))]
+    if isinstance(term, llvm.CondBrOp):
+        return [
+            (term.successors[0], list(term.then_arguments)),
+            (term.successors[1], list(term.else_arguments)),
+        ]
+    if isinstance(term, func.ReturnOp | llvm.ReturnOp):
+        return []
+    raise Unstructured(f"a block ending in {term.name if term else 'nothing'}")
+
+
+def _is_self_loop(block: Block) -> bool:
+    term = block.last_op
+    return isinstance(term, llvm.CondBrOp) and block in term.successors
+
+
+class _Lifting:
+    def __init__(self) -> None:
+        self.emitted: set[Block] = set()
+        self.merging: set[Block] = set()
+
+    # -- the structure: where each path goes ------------------------------------------
+
+    def after(self, block: Block) -> Block | None:
+        """The block a path goes to after `block`: its branch's one target, the
+        exit of its loop, or the meeting point of its two paths."""
+        edges = _successors(block)
+        if not edges:
+            return None
+        if len(edges) == 1:
+            return edges[0][0]
+        if _is_self_loop(block):
+            return next(target for target, _ in edges if target is not block)
+        return self.meeting(block)
+
+    def path(self, block: Block | None) -> list[Block]:
+        blocks: list[Block] = []
+        while block is not None:
+            if block in blocks:
+                raise Unstructured("a loop of more than one block")
+            blocks.append(block)
+            block = self.after(block)
+        return blocks
+
+    def meeting(self, block: Block) -> Block | None:
+        """Where the two paths of `block`'s conditional branch meet (None: at
+        the end, both return)."""
+        if block in self.merging:
+            raise Unstructured("a loop of more than one block")
+        self.merging.add(block)
+        try:
+            (then_, _), (else_, _) = _successors(block)
+            then_path = self.path(then_)
+            return next((b for b in self.path(else_) if b in then_path), None)
+        finally:
+            self.merging.discard(block)
+
+    # -- emitting -------------------------------------------------------------------
+
+    def emit(
+        self, block: Block | None, args: list[SSAValue], stop: Block | None, to: Block
+    ) -> list[SSAValue] | None:
+        """Moves the path from `block` (entered with `args`) up to `stop` into
+        `to`; returns what it passes to `stop` (None: it returned)."""
+        while block is not stop:
+            assert block is not None
+            if block in self.emitted:
+                raise Unstructured("a block reached on two paths")
+            self.emitted.add(block)
+            if _is_self_loop(block):
+                block, args = self.emit_loop(block, args, to)
+                continue
+            for old, new in zip(block.args, args, strict=True):
+                old.replace_all_uses_with(new)
+            term = block.last_op
+            assert term is not None
+            _move_body(block, to)
+            edges = _successors(block)
+            if not edges:
+                term.detach()
+                to.add_op(term)
+                return None
+            if len(edges) == 1:
+                block, args = edges[0]
+                continue
+            assert isinstance(term, llvm.CondBrOp)
+            block, args = self.emit_if(term.cond, edges, self.meeting(block), to)
+        return args
+
+    def emit_if(
+        self, cond: SSAValue, edges: list[Edge], meeting: Block | None, to: Block
+    ) -> Edge:
+        if meeting is None:
+            raise Unstructured("a return on a path of a branch")
+        regions = []
+        for target, args in edges:
+            body = Block()
+            passed = self.emit(target, args, meeting, body)
+            if passed is None:
+                raise Unstructured("a return on a path of a branch")
+            body.add_op(scf.YieldOp(*passed))
+            regions.append(Region(body))
+        if_ = scf.IfOp(cond, [a.type for a in meeting.args], *regions)
+        to.add_op(if_)
+        return meeting, list(if_.results)
+
+    def emit_loop(self, block: Block, init: list[SSAValue], to: Block) -> Edge:
+        term = block.last_op
+        assert isinstance(term, llvm.CondBrOp)
+        (then_, then_args), (else_, else_args) = _successors(block)
+        if then_ is else_:
+            raise Unstructured("a loop branching to itself both ways")
+        before = Block(arg_types=[a.type for a in block.args])
+        for old, new in zip(block.args, before.args, strict=True):
+            old.replace_all_uses_with(new)
+        _move_body(block, before)
+        cond = term.cond
+        if then_ is block:
+            again, (exit_, exit_args) = then_args, (else_, else_args)
+        else:  # the loop goes on when the condition is false
+            again, (exit_, exit_args) = else_args, (then_, then_args)
+            true = arith.ConstantOp(IntegerAttr(1, i1))
+            negated = arith.XOrIOp(cond, true)
+            before.add_ops([true, negated])
+            cond = negated.result
+
+        def outside(use: Use) -> bool:
+            op = use.operation
+            if op is term:  # the branch that goes away
+                return False
+            while op is not None:
+                if op.parent_block() is before:
+                    return False
+                op = op.parent_op()
+            return True
+
+        escaping = [
+            r for op in before.ops for r in op.results if any(map(outside, r.uses))
+        ]
+        forwarded = [*again, *exit_args, *escaping]
+        before.add_op(scf.ConditionOp(cond, *forwarded))
+        after = Block(arg_types=[v.type for v in forwarded])
+        after.add_op(scf.YieldOp(*after.args[: len(again)]))
+        types = [v.type for v in forwarded]
+        loop = scf.WhileOp(init, types, Region(before), Region(after))
+        to.add_op(loop)
+        first = len(again) + len(exit_args)
+        for value, result in zip(escaping, loop.results[first:], strict=True):
+            value.replace_uses_with_if(result, outside)
+        return exit_, list(loop.results[len(again) : first])
+
+
+def _move_body(block: Block, to: Block) -> None:
+    """Moves `block`'s ops but its terminator to the end of `to`."""
+    term = block.last_op
+    for op in list(block.ops):
+        if op is term:
+            break
+        op.detach()
+        to.add_op(op)
