@@ -4,9 +4,12 @@ package, so each is loaded from its file."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
@@ -20,3 +23,14 @@ def load_script(name: str) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+conformance = load_script("conformance")
+UNITCL = conformance.DEFAULT_SUITE
+"""The UnitCL suite (test data beside the repository: `../shared/suites/unitcl`)."""
+
+needs_unitcl = pytest.mark.skipif(
+    not (UNITCL / "kernels").is_dir() and not os.environ.get("CI"),
+    reason=f"no UnitCL suite at {UNITCL}: these tests run its kernels (outside CI, "
+    "a checkout without ../shared has none; in CI they run, and fail if it is gone)",
+)

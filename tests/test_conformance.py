@@ -9,18 +9,14 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from script_modules import load_script
+from script_modules import UNITCL, conformance, needs_unitcl
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "scripts" / "conformance.py"
 
 
-conformance = load_script("conformance")
-SUITE = conformance.DEFAULT_SUITE
-
-needs_suite = pytest.mark.skipif(
-    not (SUITE / "kernels").is_dir(), reason=f"no UnitCL suite at {SUITE}"
-)
+SUITE = UNITCL
+needs_suite = needs_unitcl
 
 SUBSET = {
     "attribute.01_reqd_work_group_size.cl": "compiled",

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import os
 import re
 import struct
 from dataclasses import dataclass, field
@@ -20,17 +19,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from script_modules import UNITCL, needs_unitcl
 
 import mux
 
 REPO = Path(__file__).resolve().parents[1]
-SUITE = Path(
-    os.environ.get("UNITCL_SUITE", REPO.parent / "shared" / "suites" / "unitcl")
-)
+SUITE = UNITCL
 KERNELS = SUITE / "kernels"
-pytestmark = pytest.mark.skipif(
-    not KERNELS.is_dir(), reason=f"no UnitCL suite at {SUITE}"
-)
+pytestmark = needs_unitcl
 N = 64
 LIBC = ctypes.CDLL(ctypes.util.find_library("c"))
 
