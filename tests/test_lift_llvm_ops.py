@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xdsl.dialects import func, llvm
-from xdsl.dialects.builtin import IntAttr
+from xdsl.dialects import arith, func, llvm
+from xdsl.dialects.builtin import IntAttr, VectorType
 
 import mux
 from dialects import attributes as mux_attrs
@@ -90,11 +90,14 @@ CASES = pytest.mark.parametrize(
 )
 
 
-def vectorised(kernel: str, local_size: int) -> func.FuncOp | None:
+def vectorised(
+    kernel: str, local_size: int, build_options: str = ""
+) -> func.FuncOp | None:
     """The vectorised function of `kernel` for a launch of `local_size`, through
     the host pipeline (without the conversion to LLVM) at width 8; None if it is
     not vectorised."""
-    module = parse_cached(to_mlir(SOURCE, "opencl", "<lift>").mlir, "<lift>").clone()
+    translated = to_mlir(SOURCE, "opencl", "<lift>", build_options)
+    module = parse_cached(translated.mlir, f"<lift {build_options}>").clone()
     HostPipeline(
         kernel=kernel, local_sizes=(local_size, 1, 1), vecz_width=8, to_llvm=False
     ).apply(context(), module)
@@ -164,6 +167,32 @@ def test_saxpy(programs, size, local):
             np.float32(2.5), x, y, global_size=size, local_size=local
         )
         np.testing.assert_array_equal(y, expected, err_msg=f"width {width}")
+
+
+@pytest.mark.parametrize("kernel", ["saxpy", "guarded", "dot_rows"])
+def test_relaxed_math_is_vectorised(kernel):
+    """-cl-fast-relaxed-math puts fast-math flags on every float op; they are
+    lifted with it (a kernel asking for fast maths is not left scalar), and
+    kept on the vector ops."""
+    found = vectorised(kernel, 16, "-cl-fast-relaxed-math")
+    assert found is not None, kernel
+    flagged = [
+        op
+        for op in found.walk()
+        if isinstance(op, arith.MulfOp) and "reassoc" in op.fastmath.data
+    ]
+    assert flagged and all(isinstance(op.result.type, VectorType) for op in flagged)
+
+
+def test_relaxed_saxpy():
+    program = mux.compile(
+        SOURCE, language="opencl", build_options="-cl-fast-relaxed-math"
+    )
+    rng = np.random.default_rng(7)
+    x, y = rng.random(100, np.float32), rng.random(100, np.float32)
+    expected = np.float32(2.5) * x + y
+    program.kernel("saxpy")(np.float32(2.5), x, y, global_size=100, local_size=12)
+    np.testing.assert_allclose(y, expected, rtol=2**-22)
 
 
 @CASES

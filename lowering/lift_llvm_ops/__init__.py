@@ -14,15 +14,15 @@ analysis of pointers, this pass lifts the ops that have an exact `arith`/`memref
 equivalent (the inverse of `convert-to-llvm`'s tables,
 `lowering.common.llvm_casts`):
 
-- scalar integer and float constants, integer arithmetic, float `+ - * /` without
-  fast-math flags, `icmp`, `fcmp` without fast-math flags, `select` on one
+- scalar integer and float constants, integer arithmetic, float `+ - * /` and
+  `fcmp` with their fast-math flags (arith's `fastmath`), `icmp`, `select` on one
   condition, the casts, and calls of the integer min/max intrinsics and of
   `llvm.usub.sat` (`maxui(x, y) - y`);
 - a load or store of the element type `T` of a buffer `memref<?xT>` at a chain
   of `getelementptr`s of `T` with one index each from its pointer: a
   `memref.load`/`memref.store` at the sum of the indices (an `index`;
   `arith.index_cast` of an `index_cast` to `i64` is the `index` itself);
-- what is left (other accesses, atomics, volatile ones, vectors, fast-math) stays
+- what is left (other accesses, atomics, volatile ones, vectors) stays
   as it was, and the pointers they use with it.
 
 First the kernel's branches: its CFG becomes one block of `scf.if` and
@@ -123,14 +123,15 @@ class _Lifter:
                 return arith.ConstantOp(op.value)
         elif type(op) in _INTEGER:
             return _INTEGER[type(op)](*op.operands)
-        elif type(op) in _FLOAT and not op.fastmathFlags.data:
-            return _FLOAT[type(op)](*op.operands)
+        elif type(op) in _FLOAT:
+            return _FLOAT[type(op)](*op.operands, flags=_flags(op.fastmathFlags))
         elif isinstance(op, llvm.ICmpOp):
             name = llvm.ICmpPredicateFlag.from_int(op.predicate.value.data).value
             return arith.CmpiOp(op.lhs, op.rhs, name)
-        elif isinstance(op, llvm.FCmpOp) and not op.fastmathFlags.data:
+        elif isinstance(op, llvm.FCmpOp):
             name = llvm.FCmpPredicateFlag.from_int(op.predicate.value.data).value
-            return arith.CmpfOp(op.lhs, op.rhs, name.lstrip("_"))
+            flags = _flags(op.fastmathFlags)
+            return arith.CmpfOp(op.lhs, op.rhs, name.lstrip("_"), flags)
         elif isinstance(op, llvm.SelectOp):
             return arith.SelectOp(op.cond, op.lhs, op.rhs)
         elif type(op) in _CASTS:
@@ -186,6 +187,13 @@ class _Lifter:
         if isinstance(op, llvm.LoadOp):
             return memref.LoadOp.get(ref, [at])
         return memref.StoreOp.get(op.value, ref, [at])
+
+
+def _flags(flags: llvm.FastMathAttr) -> arith.FastMathFlagsAttr:
+    """An op's fast-math flags as `arith`'s: the same set of names
+    (`-cl-fast-relaxed-math` makes clang put them on every float op; dropping
+    them would be right too, only slower)."""
+    return arith.FastMathFlagsAttr(flags.data)
 
 
 def _intrinsic(op: llvm.CallIntrinsicOp) -> Operation | None:
