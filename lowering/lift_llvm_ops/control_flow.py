@@ -10,15 +10,24 @@ The shapes lifted:
   lead to, a nested diamond or loop counted as one step) is
   `scf.if %c -> (the types of ^m's arguments)`, each region the blocks of its path
   up to `^m`, yielding what that path passes to `^m`;
-- **a loop of one block** (clang's rotated loops: the block ends in
-  `llvm.cond_br %c, ^self(next...), ^exit(...)`): an `scf.while` whose `before`
-  region is the block (a do-while: its body runs, then the condition), forwarding
-  the next values of the block's arguments, the arguments of the exit, and the
-  values the block defines that later blocks use, which become results of the
-  `scf.while`; its `after` region yields the next values.
+- **a loop with one latch** (clang's rotated loops, `do { body } while (c)`
+  behind a guard that is a triangle of its own): a header `^h` whose loop has
+  one block `^l` branching back to it, by `llvm.cond_br %c, ^h(next...),
+  ^exit(...)` (or the other way round), that branch being the only way out of
+  the loop and `^h` the only way in. It is an `scf.while` whose `before`
+  region is the path from `^h` to `^l` (its branches lifted as above, inner
+  loops as loops), then `^l`: a do-while, the body then the condition. It
+  forwards the next values of `^h`'s arguments, the arguments of the exit,
+  and the values of the path that later blocks use (only the path's own
+  values and `^h`'s arguments can be: the others are in blocks that do not
+  dominate `^l`, the only way out), which become results of the `scf.while`;
+  its `after` region yields the next values. A loop is one step of the paths
+  outside it, and the paths inside it end at `^l`, so the diamonds in its body
+  meet inside it. A loop of one block is the case `^h` = `^l`.
 
-Anything else (a loop of more than one block, a `return` on one path of a branch,
-a switch, a block reached on two paths that do not meet as above) is
+Anything else (a loop with several latches, one left elsewhere than at its
+latch: a `break`, a `return` inside, a loop tested at its top; a jump into a
+loop, a switch, a block reached on two paths that do not meet as above) is
 `Unstructured`, and the kernel keeps its CFG, correct but not vectorised.
 """
 
@@ -141,7 +150,7 @@ class _Lifting:
             self.exits[header] = self.exits[latch] = self.exit_edge(latch)[0]
 
     def exit_edge(self, latch: Block) -> Edge:
-        header = next(h for h, l in self.loops.items() if l is latch)
+        header = next(h for h, end in self.loops.items() if end is latch)
         return next(e for e in _successors(latch) if e[0] is not header)
 
     # -- the structure: where each path goes ------------------------------------------

@@ -41,9 +41,17 @@ values to uniform addresses. Each way out of the prefix is one of:
   (`arith.andi`) with at least one condition on the local id `x` of the innermost
   looped dimension: `a * x + b < u` (`ult`, `slt`, `ule`, `sle`, or mirrored) or
   `x + b == u`, where `a * x + b` is affine in `x` (`addi`, `subi`, `muli` by a
-  uniform value, `shli` by a constant, `index_cast`) with uniform `a`, `b` and `u`. Uniform `i1` conjuncts
-  count too; other conjuncts are left out, which only widens the range. Work-items
-  outside the range do nothing but the prefix, which the last one does for all;
+  uniform value, `shli` by a constant, `index_cast`) with uniform `a`, `b` and `u`.
+  Uniform `i1` conjuncts count too; other conjuncts are left out, which only widens
+  the range. Work-items outside the range do nothing but the prefix, which the last
+  one does for all. An *`&&` chain* is one guard: when `^active` has no side effect
+  and ends in a guard's branch itself (`^active: cf.cond_br %c2, ^active2,
+  ^inert2`), only the work-items with `%c && %c2` do anything, so the conditions of
+  `%c2` narrow the range too (and so on down the chain) -- if the bound function has
+  their terms, the values of the prefix (a term computed in `^active` is left out).
+  This is the form OpenCL C's `a && b` has (clang's short-circuit branches, lifted
+  to nested `scf.if`s); merging it into an `arith.andi` instead would compute `b`
+  for every work-item, which is wrong when `b` loads or divides and `a` guards it;
 - anything else (a side effect that is not uniform, another divergent branch): every
   work-item runs (`[0, size)`).
 

@@ -83,7 +83,9 @@ func.func @loop(%x: i64, %n: i64, %p: !llvm.ptr)
 
 // -----
 
-// A loop of two blocks is not lifted: the kernel keeps its CFG and its llvm ops.
+// A loop tested at its top (left at its header, not at its latch: the shape of a
+// `break` too) is not lifted: the kernel keeps its CFG and its llvm ops. Loops of
+// several blocks that are lifted: lift_llvm_ops_loops.mlir.
 // CHECK-LABEL: func.func @two_blocks(
 // CHECK:         llvm.br ^{{.*}}(%n : i64)
 // CHECK:         llvm.icmp
