@@ -26,8 +26,11 @@ equivalent (the inverse of `convert-to-llvm`'s tables,
   as it was, and the pointers they use with it.
 
 First the kernel's branches: its CFG becomes one block of `scf.if` and
-`scf.while` (`control_flow.py`: diamonds and loops of one block, clang's rotated
-loops), which `run-vecz` handles (it does not vectorise `llvm.br`). The ops are
+`scf.while` (`control_flow.py`: diamonds, and clang's rotated loops with one
+latch, whatever diamonds and loops their bodies hold), which `run-vecz` handles
+(it does not vectorise `llvm.br`) and `work-item-loops`' bound functions read
+(an `&&` is then nested `scf.if`s, which `lowering/scheduling/bounds.py` takes
+as one guard). The ops are
 lifted in kernel entry points that are one block then (nested regions included);
 a kernel whose CFG has another shape keeps it and its `llvm` ops (`run-vecz`
 would refuse it anyway).
@@ -75,8 +78,9 @@ _MIN_MAX = {name: arith_op for arith_op, name in INTEGER_MIN_MAX.items()}
 
 @dataclass(frozen=True)
 class LiftLLVMOpsPass(ModulePass):
-    """The `llvm` ops of single-block kernel entry points that have an exact
-    `arith` or `memref` equivalent, as that."""
+    """Kernel entry points' branches as `scf` ops where their shape allows
+    (diamonds, loops with one latch), then the `llvm` ops of those that are one
+    block that have an exact `arith` or `memref` equivalent, as that."""
 
     name = "lift-llvm-ops"
 
