@@ -11,6 +11,7 @@ would give it, and the stages before it are kept.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import re
 from collections import Counter
@@ -145,7 +146,7 @@ def explore_source(
     try:
         translated = to_mlir(source, language, name, build_options, source_dir)
         if translated.fast:
-            options = CompileOptions(**{**vars(options), "fast": True})
+            options = dataclasses.replace(options, fast=True)
         module = parse(translated.mlir, name)
         found.kernel = _kernel(module, kernel, local_sizes)
     except CompileError as error:
@@ -190,6 +191,7 @@ def _run_pipeline(
         doc = pass_doc(pass_)
         found.stages.append(Stage(doc.name, str(op), count_ops(op), doc))
 
+    passes: list[ModulePass] = []
     try:
         passes = pipeline.passes()
         found.opt_level = pipeline.lower(context(), module, after)
