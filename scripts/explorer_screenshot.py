@@ -26,8 +26,9 @@ import mux  # noqa: E402
 EXAMPLE = "examples/reduce.mlir"
 PAGE = REPO / "docs/explorer/reduce.html"
 SCREENSHOT = REPO / "docs/explorer/reduce.png"
-SHOWN_PASS = "encode-kernel-metadata"
-"""The stage the screenshot opens at: a short diff (the kernel's new attributes)."""
+SHOWN_PASS = "work-item-loops"
+"""The stage the screenshot opens at: its diff shows the kernel's loop with barriers
+becoming a control-flow graph of barrier regions."""
 CHROMIUM = "/usr/bin/chromium"
 
 
