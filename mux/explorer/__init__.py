@@ -62,6 +62,7 @@ def explore(
     OSError if the file cannot be read or the page written; CompileError if the
     file's suffix names no language or an option is bad."""
     from lowering.common.compile_options import CompileOptions, OptionError
+    from mux.compiler import no_cyclic_gc
     from mux.errors import CompileError
     from mux.explorer.page import render
     from mux.explorer.stages import explore_source
@@ -75,17 +76,18 @@ def explore(
     except OptionError as error:
         raise CompileError(str(error)) from None
     sizes = (local_size,) if isinstance(local_size, int) else tuple(local_size)
-    found = explore_source(
-        source,
-        language,
-        str(path),
-        kernel=kernel,
-        local_sizes=sizes,
-        options=options,
-        build_options=build_options,
-        source_dir=str(Path(path).parent),
-    )
-    page = Page(render(found), found)
+    with no_cyclic_gc():  # as for a compilation (`explore_source`): the page too
+        found = explore_source(
+            source,
+            language,
+            str(path),
+            kernel=kernel,
+            local_sizes=sizes,
+            options=options,
+            build_options=build_options,
+            source_dir=str(Path(path).parent),
+        )
+        page = Page(render(found), found)
     if output is not None:
         Path(output).write_text(page.html, encoding="utf-8")
     return page

@@ -59,22 +59,24 @@ def _pattern(language: str) -> re.Pattern[str]:
 _PATTERNS = {language: _pattern(language) for language in _COMMENT}
 
 
-def highlight_lines(text: str, language: str) -> list[str]:
-    """The HTML of each line of `text` (in `language`: mlir, llvm or asm), its
-    tokens in `<span class=...>`s; every other character escaped."""
+def highlight_lines(text: str, language: str = "mlir") -> list[str]:
+    """The HTML of each line of `text` (in `language`: mlir, llvm, asm or opencl),
+    its tokens in `<span class=...>`s; every other character escaped. No token
+    spans a line (none of the patterns crosses a newline), so the whole text is
+    highlighted at once, then split."""
     pattern = _PATTERNS[language]
     plain_words = _PLAIN_WORDS[language]
-    lines = []
-    for line in text.split("\n"):
-        out = []
-        end = 0
-        for match in pattern.finditer(line):
-            kind = match.lastgroup
-            out.append(html.escape(line[end : match.start()], quote=False))
-            token = html.escape(match[0], quote=False)
-            plain = kind == "d" or (kind == "k" and plain_words)
-            out.append(token if plain else f'<span class="{kind}">{token}</span>')
-            end = match.end()
-        out.append(html.escape(line[end:], quote=False))
-        lines.append("".join(out))
-    return lines
+    escape = html.escape
+    out = []
+    end = 0
+    for match in pattern.finditer(text):
+        kind = match.lastgroup
+        start = match.start()
+        if start > end:
+            out.append(escape(text[end:start], quote=False))
+        token = escape(match[0], quote=False)
+        plain = kind == "d" or (kind == "k" and plain_words)
+        out.append(token if plain else f'<span class="{kind}">{token}</span>')
+        end = match.end()
+    out.append(escape(text[end:], quote=False))
+    return "".join(out).split("\n")

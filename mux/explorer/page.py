@@ -30,7 +30,10 @@ def render(found: Exploration) -> str:
     colors = chart.colors(found.stages)
     scale = max((sum(s.op_counts.values()) for s in found.stages), default=1)
     sections = [_source(found)]
-    highlighted = [highlight_lines(s.ir, "mlir") for s in found.stages]
+    highlighted: list[list[str]] = []
+    for index, stage in enumerate(found.stages):  # a pass that changed nothing:
+        same = index and stage.ir == found.stages[index - 1].ir  # its lines again
+        highlighted.append(highlighted[-1] if same else highlight_lines(stage.ir))
     sections += [
         _stage(found, index, highlighted, colors) for index in range(len(found.stages))
     ]

@@ -30,7 +30,7 @@ from mux import diagnostics
 from mux.backend.jit import compile_ir
 from mux.backend.linking import check_linkable
 from mux.backend.llvm_ir import translate
-from mux.compiler import context, parse
+from mux.compiler import context, no_cyclic_gc, parse
 from mux.diagnostics import Source
 from mux.errors import CompileError
 from mux.frontend.languages import to_mlir
@@ -125,6 +125,7 @@ def pass_doc(pass_: ModulePass) -> PassDoc:
     return PassDoc(pass_.name, summary, spec, doc)
 
 
+@no_cyclic_gc()  # a context manager of contextlib's: a decorator too
 def explore_source(
     source: str,
     language: str = "mlir",
@@ -140,7 +141,8 @@ def explore_source(
 
     `kernel` is the kernel to compile, specialised for `local_sizes` if given; by
     default the module's only kernel, or every kernel when it has several (as
-    `mux-opt -p host`). `options` are `mux.compile`'s."""
+    `mux-opt -p host`). `options` are `mux.compile`'s. Python's cycle collector
+    is paused meanwhile, as for a compilation (`mux.compiler.no_cyclic_gc`)."""
     options = options or CompileOptions()
     found = Exploration(name, language, source, kernel, local_sizes)
     try:
