@@ -175,15 +175,27 @@ def add_compile_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _parser() -> argparse.ArgumentParser:
+def kernel_file_parser(
+    prog: str, description: str, doc: str | None
+) -> argparse.ArgumentParser:
+    """The parser of a tool that reads a kernel file (mux-run, mux-explore): the
+    file comes first; the help ends with `doc`, the tool's module docstring, but
+    for its first two paragraphs."""
     parser = argparse.ArgumentParser(
-        prog="mux-run",
-        description="Compile one kernel of an MLIR file and run it once.",
-        epilog=__doc__.split("\n\n", 2)[2] if __doc__ else None,
+        prog=prog,
+        description=description,
+        epilog=doc.split("\n\n", 2)[2] if doc else None,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "file", help="the kernel file: .mlir, .cl (OpenCL C), .ll or .bc (LLVM IR)"
+    )
+    return parser
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = kernel_file_parser(
+        "mux-run", "Compile one kernel of an MLIR file and run it once.", __doc__
     )
     parser.add_argument("kernel", help="the kernel to run")
     parser.add_argument("args", nargs="*", help="one per kernel parameter")

@@ -21,18 +21,12 @@ from collections.abc import Sequence
 from lowering.common.compile_options import OptionError
 from mux.errors import CompileError, file_error
 from mux.explorer import explore
-from mux.run import add_compile_arguments, sizes
+from mux.run import add_compile_arguments, kernel_file_parser, sizes
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="mux-explore",
-        description="One HTML page showing a kernel go through every pass.",
-        epilog=__doc__.split("\n\n", 2)[2] if __doc__ else None,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument(
-        "file", help="the kernel file: .mlir, .cl (OpenCL C), .ll or .bc (LLVM IR)"
+    parser = kernel_file_parser(
+        "mux-explore", "One HTML page showing a kernel go through every pass.", __doc__
     )
     parser.add_argument("-o", "--output", required=True, help="the page to write")
     parser.add_argument("--kernel", default="", help="the kernel to follow")
