@@ -299,3 +299,14 @@ def test_cli_writes_the_page(tmp_path):
     page = parsed(out.read_text())
     assert stage_sections(page)[-1]["pass"] == "reconcile-unrealized-casts"
     assert "local-sizes=4" in out.read_text()
+
+
+def test_pipeline_calls_back_after_each_pass():
+    """`HostPipeline.lower(after=...)`: once per pass, in order, on the module."""
+    module = parse(REDUCE.read_text(), str(REDUCE))
+    pipeline = HostPipeline(kernel="reduce", to_llvm=False)
+    seen = []
+    level = pipeline.lower(context(), module, lambda p, op: seen.append((p, op)))
+    assert [p for p, _ in seen] == pipeline.passes()
+    assert all(op is module for _, op in seen)
+    assert level == 3  # barrier regions: as without the callback
