@@ -298,7 +298,7 @@ def test_cli_writes_the_page(tmp_path):
     assert status == 0
     page = parsed(out.read_text())
     assert stage_sections(page)[-1]["pass"] == "reconcile-unrealized-casts"
-    assert "local-sizes=4" in out.read_text()
+    assert "local_sizes=4}" in out.read_text()  # the command shown
 
 
 def test_pipeline_calls_back_after_each_pass():

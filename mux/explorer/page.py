@@ -12,6 +12,7 @@ before and after LLVM's optimisation and the host assembly.
 from __future__ import annotations
 
 import html
+import shlex
 from pathlib import Path
 
 from mux.explorer import chart
@@ -61,11 +62,10 @@ def render(found: Exploration) -> str:
 
 
 def _header(found: Exploration, title: str) -> str:
-    sizes = ",".join(map(str, found.local_sizes))
-    options = [f"kernel={found.kernel}"] if found.kernel else []
-    options += [f"local-sizes={sizes}"] if sizes else []
-    pipeline = f"host{{{' '.join(options)}}}" if options else "host"
-    command = f'mux-opt {found.name} -p "{pipeline}"'
+    command = f"mux-opt {shlex.quote(found.name)}"
+    if found.build_options:
+        command += f" --build-options {shlex.quote(found.build_options)}"
+    command += f" -p {shlex.quote(found.pipeline or 'host')}"
     return (
         f"<header><h1>{_e(title)}</h1>"
         f"<p>The {_e(found.language)} source through the host pipeline, one pass at "

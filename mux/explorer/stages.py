@@ -75,6 +75,9 @@ class Exploration:
     kernel: str
     """The kernel compiled ("": every kernel of the module)."""
     local_sizes: tuple[int, ...]
+    build_options: str = ""
+    pipeline: str = ""
+    """The pipeline run, as `mux-opt -p` takes it (`host{kernel="k" ...}`)."""
     stages: list[Stage] = field(default_factory=list)
     """The module as read, then after each pass that ran."""
     failed_pass: str = ""
@@ -144,7 +147,7 @@ def explore_source(
     `mux-opt -p host`). `options` are `mux.compile`'s. Python's cycle collector
     is paused meanwhile, as for a compilation (`mux.compiler.no_cyclic_gc`)."""
     options = options or CompileOptions()
-    found = Exploration(name, language, source, kernel, local_sizes)
+    found = Exploration(name, language, source, kernel, local_sizes, build_options)
     try:
         translated = to_mlir(source, language, name, build_options, source_dir)
         if translated.fast:
@@ -157,6 +160,7 @@ def explore_source(
     located = Source(name, translated.located_in or translated.mlir)
     found.stages.append(Stage("input", str(module), count_ops(module)))
     pipeline = HostPipeline.for_options(options, found.kernel, local_sizes)
+    found.pipeline = str(pipeline.pipeline_pass_spec())
     if _run_pipeline(pipeline, module, found, located):
         _run_llvm(module, found, located)
     return found
