@@ -12,6 +12,7 @@ runs with a new profile and without its background services.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -34,9 +35,8 @@ CHROMIUM = "/usr/bin/chromium"
 
 def main() -> int:
     PAGE.parent.mkdir(parents=True, exist_ok=True)
-    page = mux.explore(REPO / EXAMPLE, output=PAGE)
-    # the page names the file as given: the repository's path, not this machine's
-    PAGE.write_text(page.html.replace(str(REPO / EXAMPLE), EXAMPLE), encoding="utf-8")
+    os.chdir(REPO)  # the page names the file as given: the repository's path
+    page = mux.explore(EXAMPLE, output=PAGE)
     titles = [stage.title for stage in page.exploration.stages]
     anchor = f"#stage-{titles.index(SHOWN_PASS)}"
     if not Path(CHROMIUM).exists():
