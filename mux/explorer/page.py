@@ -21,7 +21,6 @@ from mux.explorer.highlight import highlight_lines
 from mux.explorer.stages import Exploration, Stage
 
 _HERE = Path(__file__).parent
-_SOURCE_LANGUAGE = {"mlir": "mlir", "llvm": "llvm", "opencl": "opencl"}
 
 _e = html.escape
 
@@ -32,8 +31,8 @@ def render(found: Exploration) -> str:
     scale = max((sum(s.op_counts.values()) for s in found.stages), default=1)
     sections = [_source(found)]
     highlighted: list[list[str]] = []
-    for index, stage in enumerate(found.stages):  # a pass that changed nothing:
-        same = index and stage.ir == found.stages[index - 1].ir  # its lines again
+    for stage in found.stages:  # a pass that changed nothing: the lines before
+        same = highlighted and not stage.changed
         highlighted.append(highlighted[-1] if same else highlight_lines(stage.ir))
     sections += [
         _stage(found, index, highlighted, colors) for index in range(len(found.stages))
@@ -83,8 +82,7 @@ def _stage_id(index: int) -> str:
 def _nav(found: Exploration, colors: dict[str, str], scale: int) -> str:
     items = []
     for index, stage in enumerate(found.stages):
-        changed = index == 0 or stage.ir != found.stages[index - 1].ir
-        cls = "" if changed else ' class="same"'
+        cls = "" if stage.changed else ' class="same"'
         bar = chart.bar(stage.op_counts, colors, scale)
         items.append(
             f'<li{cls}><a href="#{_stage_id(index)}"><span class="idx">{index}</span>'
@@ -124,7 +122,7 @@ def _details(summary: str, body: str, is_open: bool = False, cls: str = "") -> s
 
 
 def _source(found: Exploration) -> str:
-    lines = highlight_lines(found.source, _SOURCE_LANGUAGE[found.language])
+    lines = highlight_lines(found.source, found.language)
     summary = f"{_e(found.name)} ({len(lines)} lines of {_e(found.language)})"
     return (
         '<section id="source"><h2>Source</h2>'
@@ -146,21 +144,17 @@ def _stage(
     parts += _about(stage)
     parts.append(chart.counts(stage.op_counts, colors))
     lines = stage.ir.split("\n")
-    if index > 0:
+    if not stage.changed:
+        parts.append('<p class="same">No change: the IR is the same as before.</p>')
+    elif index > 0:
         before = found.stages[index - 1]
-        if before.ir == stage.ir:
-            parts.append('<p class="same">No change: the IR is the same as before.</p>')
-        else:
-            d = diff(
-                before.ir.split("\n"), lines, highlighted[index - 1], highlighted[index]
-            )
-            summary = f"diff against {_e(before.title)}: -{d.removed} +{d.added} lines"
-            parts.append(
-                _details(
-                    summary, f'<pre class="code diff">{d.html}</pre>', True, "diff"
-                )
-            )
-    if index == 0 or found.stages[index - 1].ir != stage.ir:
+        d = diff(
+            before.ir.split("\n"), lines, highlighted[index - 1], highlighted[index]
+        )
+        summary = f"diff against {_e(before.title)}: -{d.removed} +{d.added} lines"
+        body = f'<pre class="code diff">{d.html}</pre>'
+        parts.append(_details(summary, body, is_open=True, cls="diff"))
+    if stage.changed:
         summary = f"IR after {_e(stage.title)} ({len(lines)} lines)"
         parts.append(_details(summary, _code(highlighted[index]), cls="ir"))
     parts.append(_stepper(index, len(found.stages)))

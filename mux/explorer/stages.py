@@ -62,6 +62,8 @@ class Stage:
     op_counts: dict[str, int]
     """The number of ops of each dialect in the module (`count_ops`)."""
     pass_doc: PassDoc | None = None
+    changed: bool = True
+    """The pass changed the module (its printed form)."""
 
 
 @dataclass
@@ -195,7 +197,9 @@ def _run_pipeline(
 
     def after(pass_: ModulePass, op: ModuleOp) -> None:
         doc = pass_doc(pass_)
-        found.stages.append(Stage(doc.name, str(op), count_ops(op), doc))
+        text = str(op)
+        changed = text != found.stages[-1].ir
+        found.stages.append(Stage(doc.name, text, count_ops(op), doc, changed))
 
     passes: list[ModulePass] = []
     try:
