@@ -310,3 +310,18 @@ def test_pipeline_calls_back_after_each_pass():
     assert [p for p, _ in seen] == pipeline.passes()
     assert all(op is module for _, op in seen)
     assert level == 3  # barrier regions: as without the callback
+
+
+def test_opencl_c_source(tmp_path):
+    """OpenCL C goes through clang and the importer first: the page shows the C
+    source, and `lower-to-mux-builtins` turning the builtin calls into mux ops."""
+    page = mux.explore(REPO / "examples/vadd.cl", output=tmp_path / "vadd.html")
+    assert page.error == ""
+    shown = parsed(page.html)
+    assert "__kernel void vadd" in shown.sections["source"]["pre"]["code"]
+    lowered = next(
+        s for s in stage_sections(shown) if s["pass"] == "lower-to-mux-builtins"
+    )
+    removed, added = diff_lines(lowered)
+    assert any("_Z13get_global_idj" in line for line in removed)
+    assert any("mux.get_global_id" in line for line in added)
