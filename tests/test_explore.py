@@ -213,6 +213,15 @@ def test_llvm_ir_and_assembly(page):
     assert "reduce.host-entry-hook" in page.sections["assembly"]["pre"]["code"]
 
 
+def test_links_to_the_functions_of_the_assembly(reduce_page):
+    """Each function of the assembly is a link to its first line."""
+    section = reduce_page.html.split('<section id="assembly"')[1]
+    links = dict(re.findall(r'<a href="#(assembly-\d+)">([^<]+)</a>', section))
+    assert "reduce.host-entry-hook" in links.values()
+    for anchor, name in links.items():
+        assert re.search(f'<span id="{anchor}"></span>"?{re.escape(name)}"?:', section)
+
+
 FAILS_IN_A_PASS = """
 func.func @k(%out: memref<?xi32, 1>)
     attributes {mux.kernel = "entry-point", mux.reqd_sub_group_size = 3 : i32} {

@@ -41,6 +41,15 @@
     if (typeof window.find === "function") window.find(query, false, backwards, true);
   }
 
+  function reveal() {
+    // a link into a closed section (a function of the assembly) opens it
+    const target = location.hash && document.getElementById(location.hash.slice(1));
+    for (let e = target; e; e = e.parentElement) if (e.tagName === "DETAILS") e.open = true;
+    if (target) target.scrollIntoView();
+  }
+  addEventListener("hashchange", reveal);
+  reveal();
+
   document.getElementById("expand").addEventListener("click", () => setAll(true));
   document.getElementById("collapse").addEventListener("click", () => setAll(false));
   search.addEventListener("keydown", (e) => {

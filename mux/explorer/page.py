@@ -12,6 +12,7 @@ before and after LLVM's optimisation and the host assembly.
 from __future__ import annotations
 
 import html
+import re
 import shlex
 from pathlib import Path
 
@@ -203,6 +204,26 @@ def _llvm_parts(found: Exploration) -> list[tuple[str, str, str]]:
     ]
 
 
+_FUNCTION = {
+    "llvm": re.compile(r'^define\b[^@]*@"?([^"(]+)'),
+    "asm": re.compile(r'^"?([^\s".#][^"\s:]*)"?:'),
+}
+"""Where a function starts, and its name: LLVM IR's `define`, assembly's label that
+is not a local one (`.LBB0_1`)."""
+
+
+def _with_functions(key: str, text: str, lines: list[str], language: str) -> str:
+    """Links to the functions of `text`, an anchor at each in `lines` (changed)."""
+    links = []
+    for number, line in enumerate(text.split("\n")):
+        found = _FUNCTION[language].match(line)
+        if found:
+            anchor = f"{key}-{len(links)}"
+            lines[number] = f'<span id="{anchor}"></span>{lines[number]}'
+            links.append(f'<a href="#{anchor}">{_e(found[1])}</a>')
+    return f'<p class="functions">functions: {", ".join(links)}</p>' if links else ""
+
+
 def _llvm(found: Exploration) -> list[str]:
     about = {
         "llvm-ir": "The lowered module translated to LLVM IR (mux.backend.llvm_ir).",
@@ -210,7 +231,8 @@ def _llvm(found: Exploration) -> list[str]:
         "(mux.backend.jit.optimize): O3 for a kernel with barrier regions, O2 "
         "without (HostPipeline.lower).",
         "assembly": "The host assembly of the optimised module: the entry hook "
-        "runs the work-group loops, calling the work-item loops.",
+        "runs the work-group loops, calling the work-item loops (the wrappers, "
+        "unless LLVM inlined them).",
     }
     sections = []
     for key, label, text in _llvm_parts(found):
@@ -218,10 +240,11 @@ def _llvm(found: Exploration) -> list[str]:
             continue
         language = "asm" if key == "assembly" else "llvm"
         lines = highlight_lines(text, language)
+        functions = _with_functions(key, text, lines, language)
         summary = f"{_e(label)} ({len(lines)} lines)"
         sections.append(
             f'<section id="{key}" class="llvm"><h2>{_e(label)}</h2>'
-            f'<p class="summary">{_e(about[key])}</p>'
+            f'<p class="summary">{_e(about[key])}</p>{functions}'
             f"{_details(summary, _code(lines), cls='ir')}</section>"
         )
     return sections
