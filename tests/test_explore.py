@@ -337,3 +337,17 @@ def test_opencl_c_source(tmp_path):
     removed, added = diff_lines(lowered)
     assert any("_Z13get_global_idj" in line for line in removed)
     assert any("mux.get_global_id" in line for line in added)
+
+
+def test_a_bug_in_a_pass_is_shown_not_raised(monkeypatch):
+    """An exception no diagnostic was made for (a bug) still gives a page."""
+    from lowering.prepare_barriers import PrepareBarriersPass
+
+    def broken(self, ctx, op):
+        raise ValueError("broken on purpose")
+
+    monkeypatch.setattr(PrepareBarriersPass, "apply", broken)
+    page = mux.explore(REDUCE)
+    assert page.exploration.failed_pass == "prepare-barriers"
+    assert "internal error" in page.error and "broken on purpose" in page.error
+    assert stage_sections(parsed(page.html))[-1]["pass"] == "define-mux-dma"

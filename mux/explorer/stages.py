@@ -159,6 +159,9 @@ def explore_source(
     except CompileError as error:
         found.error = str(error)
         return found
+    except Exception as error:  # a front-end's bug: a page all the same
+        found.error = internal_error(error)
+        return found
     located = Source(name, translated.located_in or translated.mlir)
     found.stages.append(Stage("input", str(module), count_ops(module)))
     pipeline = HostPipeline.for_options(options, found.kernel, local_sizes)
@@ -209,7 +212,7 @@ def _run_pipeline(
     except DiagnosticException as error:
         found.error = diagnostics.describe(error, located)
     except Exception as error:  # a pass's bug: shown on the page all the same
-        found.error = f"internal error: {type(error).__name__}: {error}"
+        found.error = internal_error(error)
     if len(found.stages) <= len(passes):
         found.failed_pass = passes[len(found.stages) - 1].name
     return False
@@ -226,3 +229,11 @@ def _run_llvm(module: ModuleOp, found: Exploration, located: Source) -> None:
         found.assembly = jit.assembly
     except (DiagnosticException, ParseError) as error:
         found.error = diagnostics.describe(error, located)
+    except Exception as error:  # the backend's bug
+        found.error = internal_error(error)
+
+
+def internal_error(error: Exception) -> str:
+    """The diagnostic of an exception no diagnostic was made for: a bug of the
+    compiler, which the page shows rather than a traceback."""
+    return f"internal error (a bug of the compiler): {type(error).__name__}: {error}"
