@@ -24,11 +24,13 @@ variables are placed and the barriers prepared.
 each of which `mux-opt -p <name>` runs alone (docs/tutorial.md follows them).
 `mux.compile` builds the pipeline from its options (`HostPipeline.for_options`) and
 runs it with `HostPipeline.lower`, which also says which of LLVM's optimisation
-levels the lowered kernel wants.
+levels the lowered kernel wants, and calls back after each pass if asked (`after`:
+the lowering explorer, `mux.explorer`, prints each pass's output with it).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from xdsl.context import Context
@@ -165,9 +167,16 @@ class HostPipeline(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         self.lower(ctx, op)
 
-    def lower(self, ctx: Context, op: ModuleOp) -> int:
-        """Applies the pipeline to `op`; returns the optimisation level, 2 or 3, LLVM
-        should compile the result at.
+    def lower(
+        self,
+        ctx: Context,
+        op: ModuleOp,
+        after: Callable[[ModulePass, ModuleOp], None] | None = None,
+    ) -> int:
+        """Applies the pipeline to `op`, calling `after(pass, op)` (if given) once
+        each pass has run; returns the optimisation level, 2 or 3, LLVM should
+        compile the result at. A pass that fails raises, and `after` has then seen
+        the passes before it.
 
         O3 for a kernel with barriers (`work-item-loops` built barrier regions), O2
         without. The work-item loops of a kernel with barriers call region
@@ -181,4 +190,6 @@ class HostPipeline(ModulePass):
             if isinstance(p, WorkItemLoopsPass):
                 barrier_regions = p.builds_barrier_regions(op)
             p.apply(ctx, op)
+            if after is not None:
+                after(p, op)
         return 3 if barrier_regions else 2

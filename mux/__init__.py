@@ -6,6 +6,9 @@
                                            # (mux.KernelNotFound if none is "vadd")
     k(a, b, c, global_size=1000, local_size=64, global_offset=0)
 
+`mux.explore("kernel.mlir", output="page.html")` writes a page showing a kernel go
+through every pass (`mux.explorer`).
+
 See `mux.api` for the contract, `mux.arguments` for what each kernel parameter
 takes, `mux.runtime` for how a launch runs.
 """
@@ -13,6 +16,7 @@ takes, `mux.runtime` for how a launch runs.
 from mux.api import Kernel, Program, compile, load
 from mux.arguments import LocalBuffer, aligned
 from mux.errors import CompileError, KernelNotFound, LaunchError
+from mux.explorer import explore
 
 __all__ = [
     "CompileError",
@@ -23,5 +27,6 @@ __all__ = [
     "Program",
     "aligned",
     "compile",
+    "explore",
     "load",
 ]

@@ -51,7 +51,7 @@ def context() -> Context:
 
 
 @contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
+def no_cyclic_gc() -> Iterator[None]:
     """Python's cycle collector paused: compiling builds many short-lived IR
     objects, and the full collections they trigger take much of the compile time
     of a kernel (docs/performance.md, "Python's cycle collector"). Nothing is lost:
@@ -67,7 +67,7 @@ def _no_cyclic_gc() -> Iterator[None]:
 
 def parse(source: str, name: str = "<source>") -> ModuleOp:
     """The verified module of `source`; CompileError with the diagnostic otherwise."""
-    with _no_cyclic_gc():
+    with no_cyclic_gc():
         return _parse(source, name)
 
 
@@ -185,7 +185,7 @@ def check_kernel(
         return
     name = disk_cache.key(variant)
     if not disk_cache.checked(name):
-        with _no_cyclic_gc():
+        with no_cyclic_gc():
             lowered = _lower(module, variant, source)
         while len(_LOWERED) >= LOWERED_CACHE_SIZE:
             _LOWERED.pop(next(iter(_LOWERED)))
@@ -208,7 +208,7 @@ def compile_kernel(
             jit = load_compiled(entry.llvm_ir, entry.object_code)
             _CACHE[variant] = _with_hook(jit, entry.hook_name)
         else:
-            with _no_cyclic_gc():
+            with no_cyclic_gc():
                 lowered = _LOWERED.pop(variant, None) or _lower(module, variant, source)
                 compiled = _compile(lowered, source)
             _CACHE[variant] = compiled

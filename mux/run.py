@@ -138,31 +138,18 @@ def _buffer(kind: str, n: int, seed: int, dtype: np.dtype) -> np.ndarray:
     return rng.integers(0, 100, shape).astype(base)
 
 
-def _sizes(text: str) -> tuple[int, ...]:
+def sizes(text: str) -> tuple[int, ...]:
+    """An argument of one to three comma-separated sizes (`64,32`)."""
     try:
         return tuple(int(v) for v in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(f"sizes are integers: '{text}'") from None
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="mux-run",
-        description="Compile one kernel of an MLIR file and run it once.",
-        epilog=__doc__.split("\n\n", 2)[2] if __doc__ else None,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument(
-        "file", help="the kernel file: .mlir, .cl (OpenCL C), .ll or .bc (LLVM IR)"
-    )
-    parser.add_argument("kernel", help="the kernel to run")
-    parser.add_argument("args", nargs="*", help="one per kernel parameter")
-    parser.add_argument("--global", dest="global_size", type=_sizes, required=True)
-    parser.add_argument("--local", dest="local_size", type=_sizes, default=None)
-    parser.add_argument("--offset", dest="global_offset", type=_sizes, default=None)
-    parser.add_argument("--threads", type=int, default=None)
-    parser.add_argument("--out", help="write the buffers to this .npz file")
-    # the compile options: named as CompileOptions' fields
+def add_compile_arguments(parser: argparse.ArgumentParser) -> None:
+    """The compile options (named as `CompileOptions`' fields, so that
+    `CompileOptions.from_attributes` reads them) and --build-options: mux-run's
+    and mux-explore's."""
     parser.add_argument(
         "--fast", action="store_true", help="maths may trade accuracy for speed"
     )
@@ -186,6 +173,38 @@ def _parser() -> argparse.ArgumentParser:
         default="",
         help="OpenCL C's clBuildProgram options, for a .cl file (-D, -I, -cl-std=...)",
     )
+
+
+def kernel_file_parser(
+    prog: str, description: str, doc: str | None
+) -> argparse.ArgumentParser:
+    """The parser of a tool that reads a kernel file (mux-run, mux-explore): the
+    file comes first; the help ends with `doc`, the tool's module docstring, but
+    for its first two paragraphs."""
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=description,
+        epilog=doc.split("\n\n", 2)[2] if doc else None,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "file", help="the kernel file: .mlir, .cl (OpenCL C), .ll or .bc (LLVM IR)"
+    )
+    return parser
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = kernel_file_parser(
+        "mux-run", "Compile one kernel of an MLIR file and run it once.", __doc__
+    )
+    parser.add_argument("kernel", help="the kernel to run")
+    parser.add_argument("args", nargs="*", help="one per kernel parameter")
+    parser.add_argument("--global", dest="global_size", type=sizes, required=True)
+    parser.add_argument("--local", dest="local_size", type=sizes, default=None)
+    parser.add_argument("--offset", dest="global_offset", type=sizes, default=None)
+    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--out", help="write the buffers to this .npz file")
+    add_compile_arguments(parser)
     return parser
 
 

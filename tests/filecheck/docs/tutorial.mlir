@@ -4,4 +4,4 @@
 // CHECK: ok: mux-opt examples/vadd.mlir
 // CHECK: ok: mux-opt examples/vadd.mlir -p host -t llvm
 // CHECK: ok: mux-run examples/vadd.mlir vadd
-// CHECK: tutorial.md: 15 steps checked
+// CHECK: tutorial.md: 16 steps checked
