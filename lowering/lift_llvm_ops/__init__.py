@@ -41,22 +41,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, llvm, memref
+from xdsl.dialects import arith, func, llvm
 from xdsl.dialects.builtin import (
     FloatAttr,
-    IndexType,
     IntegerAttr,
-    MemRefType,
     ModuleOp,
-    NoneAttr,
     UnrealizedConversionCastOp,
     VectorType,
-    i64,
 )
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from dialects import llvmx, mux
 from lowering.common.functions import kernel_entry_points
 from lowering.common.intrinsics import lanewise_base
 from lowering.common.llvm_casts import (
@@ -66,6 +63,7 @@ from lowering.common.llvm_casts import (
     INTEGER_MIN_MAX,
 )
 from lowering.lift_llvm_ops.control_flow import lift_branches
+from lowering.lift_llvm_ops.memory import Addresses
 
 _INTEGER = {llvm_op: arith_op for arith_op, llvm_op in INTEGER_BINARY.items()}
 _FLOAT = {llvm_op: arith_op for arith_op, llvm_op in FLOAT_ARITHMETIC.items()}
@@ -85,20 +83,47 @@ class LiftLLVMOpsPass(ModulePass):
             lift_branches(kernel)
             blocks = kernel.body.blocks
             if blocks.first is not None and blocks.first is blocks.last:
-                _Lifter().lift(blocks.first)
+                _Lifter(kernel).lift(blocks.first)
+
+
+_POISONLESS = (
+    arith.AddiOp,
+    arith.SubiOp,
+    arith.MuliOp,
+    arith.DivUIOp,
+    arith.RemUIOp,
+    arith.AndIOp,
+    arith.OrIOp,
+    arith.XOrIOp,
+    arith.IndexCastOp,
+    arith.ExtUIOp,
+    arith.ExtSIOp,
+    arith.TruncIOp,
+    arith.CmpiOp,
+    arith.SelectOp,
+    arith.MaxUIOp,
+    arith.MinUIOp,
+    arith.MaxSIOp,
+    arith.MinSIOp,
+)
+"""Ops that make no poison of operands that are not (a division by 0 is undefined
+behaviour, not poison): `arith` ops without overflow flags, as lifted ones are."""
 
 
 class _Lifter:
-    def __init__(self) -> None:
-        self.addresses: dict[SSAValue, tuple[SSAValue, SSAValue | None]] = {}
-        """A pointer into a buffer: (the memref, the element index, an i64; None
-        for the first element)."""
+    def __init__(self, kernel: func.FuncOp) -> None:
+        self.kernel = kernel
+        self.addresses = Addresses()
+        self.poisonless: dict[SSAValue, bool] = {}
 
     def lift(self, block: Block) -> None:
         for op in list(block.ops):
             for region in op.regions:  # scf.if, scf.while
                 for inner in region.blocks:
                     self.lift(inner)
+            if isinstance(op, llvmx.FreezeOp) and self.never_poison(op.val):
+                Rewriter.replace_op(op, [], [op.val])  # freeze of a value: itself
+                continue
             new = self.lifted(op)
             if new is not None:
                 Rewriter.insert_op(new, InsertPoint.before(op))
@@ -107,17 +132,35 @@ class _Lifter:
             if isinstance(op, llvm.GEPOp) and not op.result.uses:
                 Rewriter.erase_op(op)
 
+    def never_poison(self, value: SSAValue) -> bool:
+        """Whether `value` is never undef nor poison: an argument of the kernel
+        (the host's), a constant, a work-item query, or an op of such values
+        that makes no poison of them (the lifted `arith` ops have no overflow
+        flags; a shift may shift too far, a load read what was never written:
+        they may). clang freezes `l` before `l / d` and `l - l / d * d` (its
+        `l % d`), so that both see one value even if `l` were poison."""
+        if value not in self.poisonless:
+            owner = value.owner
+            if isinstance(owner, Block):
+                found = owner.parent_op() is self.kernel
+            elif isinstance(owner, (*mux.QUERY_OPS, llvmx.FreezeOp, arith.ConstantOp)):
+                found = True
+            else:
+                found = isinstance(owner, _POISONLESS) and all(
+                    self.never_poison(o) for o in owner.operands
+                )
+            self.poisonless[value] = found
+        return self.poisonless[value]
+
     def lifted(self, op: Operation) -> Operation | None:
         """The op replacing `op`, inserted before it (the index computations
         too); None to keep `op`."""
         if any(isinstance(v.type, VectorType) for v in (*op.operands, *op.results)):
             return None
-        if isinstance(op, UnrealizedConversionCastOp):
-            self.note_buffer(op)
-        elif isinstance(op, llvm.GEPOp):
-            self.note_element(op)
+        if isinstance(op, UnrealizedConversionCastOp | llvm.GEPOp):
+            self.addresses.note(op)
         elif isinstance(op, llvm.LoadOp | llvm.StoreOp):
-            return self.access(op)
+            return self.addresses.access(op)
         elif isinstance(op, llvm.ConstantOp):
             if isinstance(op.value, IntegerAttr | FloatAttr):
                 return arith.ConstantOp(op.value)
@@ -139,54 +182,6 @@ class _Lifter:
             return _intrinsic(op)
         return None
 
-    def note_buffer(self, op: UnrealizedConversionCastOp) -> None:
-        """A buffer argument's pointer: its first element."""
-        if len(op.inputs) != 1 or len(op.outputs) != 1:
-            return
-        type_ = op.inputs[0].type
-        if (
-            isinstance(type_, MemRefType)
-            and isinstance(type_.layout, NoneAttr)
-            and len(type_.shape) == 1
-            and isinstance(op.outputs[0].type, llvm.LLVMPointerType)
-        ):
-            self.addresses[op.outputs[0]] = (op.inputs[0], None)
-
-    def note_element(self, op: llvm.GEPOp) -> None:
-        """A `getelementptr` of the buffer's element type and one index."""
-        base = self.addresses.get(op.ptr)
-        if base is None or len(op.ssa_indices) != 1:
-            return
-        ref, index = base
-        if tuple(op.rawConstantIndices.iter_values()) != (llvm.GEP_USE_SSA_VAL,):
-            return
-        assert isinstance(ref.type, MemRefType)
-        (step,) = op.ssa_indices
-        if op.elem_type != ref.type.element_type or step.type != i64:
-            return
-        if index is not None:
-            add = arith.AddiOp(index, step)
-            Rewriter.insert_op(add, InsertPoint.before(op))
-            step = add.result
-        self.addresses[op.result] = (ref, step)
-
-    def access(self, op: llvm.LoadOp | llvm.StoreOp) -> Operation | None:
-        address = self.addresses.get(op.ptr)
-        if address is None or (op.ordering is not None and op.ordering.value.data):
-            return None
-        ref, index = address
-        assert isinstance(ref.type, MemRefType)
-        element = ref.type.element_type
-        if isinstance(op, llvm.LoadOp):
-            if op.dereferenced_value.type != element:
-                return None
-        elif op.value.type != element or op.volatile_ or op.nontemporal:
-            return None
-        at = _as_index(op, index)
-        if isinstance(op, llvm.LoadOp):
-            return memref.LoadOp.get(ref, [at])
-        return memref.StoreOp.get(op.value, ref, [at])
-
 
 def _intrinsic(op: llvm.CallIntrinsicOp) -> Operation | None:
     """An integer min or max as the `arith` op; `usub.sat(x, y)` (clang's
@@ -201,18 +196,3 @@ def _intrinsic(op: llvm.CallIntrinsicOp) -> Operation | None:
         Rewriter.insert_op(top, InsertPoint.before(op))
         return arith.SubiOp(top, y)
     return None
-
-
-def _as_index(before: Operation, index: SSAValue | None) -> SSAValue:
-    """`index` (an i64; None for 0) as an `index`, computed before `before`."""
-    if index is None:
-        new: Operation = arith.ConstantOp(IntegerAttr(0, IndexType()))
-    else:
-        owner = index.owner
-        if isinstance(owner, arith.IndexCastOp) and isinstance(
-            owner.input.type, IndexType
-        ):
-            return owner.input  # index -> i64 -> index: the index itself
-        new = arith.IndexCastOp(index, IndexType())
-    Rewriter.insert_op(new, InsertPoint.before(before))
-    return new.results[0]
