@@ -130,11 +130,65 @@ def test_marks_match_the_condition(guarded, a, b, u, flag, global_size, local_si
     np.testing.assert_array_equal(out, expected_marks(predicate, a, b, u, flag, x))
 
 
-def bound_functions(source: str, local_sizes: tuple[int, ...] = ()) -> list[str]:
+CHAIN = """
+func.func @chain(%out: memref<?xi32, 1>, %b: i64, %u: i64)
+    attributes {mux.kernel = "entry-point"} {
+  %x_dim = arith.constant 0 : i32
+  %gid = mux.get_global_linear_id
+  %zero = arith.constant 0 : i32
+  memref.store %zero, %out[%gid] : memref<?xi32, 1>
+  mux.work_group_barrier id(0) scope(work_group)
+      semantics(acq_rel | cross_work_group_memory)
+  %lid = mux.get_local_id %x_dim
+  %x = arith.index_cast %lid : index to i64
+  %three = arith.constant 3 : i64
+  %r = arith.remui %x, %three : i64
+  %c0 = arith.constant 0 : i64
+  %first = arith.cmpi eq, %r, %c0 : i64
+  scf.if %first {
+    %s = arith.constant 1 : i64
+    %twice = arith.shli %x, %s : i64
+    %v = arith.addi %twice, %b : i64
+    %second = arith.cmpi ult, %v, %u : i64
+    scf.if %second {
+      %mark = arith.constant 1 : i32
+      memref.store %mark, %out[%gid] : memref<?xi32, 1>
+    }
+  }
+  func.return
+}
+"""
+"""An `&&` chain as clang gives it (nested ifs), the second condition on `2x + b`
+spelt as a shift: its bound is the second condition's."""
+
+
+@pytest.mark.parametrize(("b", "u"), [(0, 9), (5, 30), (2**64 - 4, 6), (0, 0)])
+@pytest.mark.parametrize(("global_size", "local_size"), [(37, 37), (50, 16), (7, 1)])
+def test_marks_of_an_and_chain_match_its_conditions(b, u, global_size, local_size):
+    assert bound_functions(CHAIN, kernel="chain") == [
+        "chain.mux-barrier-bound.1",
+        BELOW + "ult",
+    ]
+    out = np.full(global_size, -1, np.int32)
+    mux.compile(CHAIN).kernel("chain")(
+        out,
+        np.int64(signed(b)),
+        np.int64(signed(u)),
+        global_size=global_size,
+        local_size=local_size,
+    )
+    x = (np.arange(global_size) % local_size).tolist()
+    expected = [int(xi % 3 == 0 and (2 * xi + b) & MASK < u) for xi in x]
+    np.testing.assert_array_equal(out, np.array(expected, np.int32))
+
+
+def bound_functions(
+    source: str, local_sizes: tuple[int, ...] = (), kernel: str = "k"
+) -> list[str]:
     """The names of the bound functions and helpers work-item-loops adds."""
     module = parse(source)
     ctx = context()
-    pipeline = HostPipeline(kernel="k", local_sizes=local_sizes, to_llvm=False)
+    pipeline = HostPipeline(kernel=kernel, local_sizes=local_sizes, to_llvm=False)
     for p in pipeline.passes():
         p.apply(ctx, module)
         if p.name == "work-item-loops":
@@ -203,8 +257,37 @@ def test_the_guard_of_a_tree_step_gets_a_bound_and_a_helper():
     scf.if %c { memref.store %one, %out[%gid] : memref<?xi32, 1> }
   }
 """,
+        # an && chain whose second bound is computed in its own block
+        """
+  %r = arith.remui %lid, %n : index
+  %c0 = arith.constant 0 : index
+  %c = arith.cmpi eq, %r, %c0 : index
+  scf.if %c {
+    %m = arith.muli %n, %n : index
+    %d = arith.cmpi ult, %lid, %m : index
+    scf.if %d { memref.store %one, %out[%gid] : memref<?xi32, 1> }
+  }
+""",
+        # an && chain whose inner way out stores
+        """
+  %r = arith.remui %lid, %n : index
+  %c0 = arith.constant 0 : index
+  %c = arith.cmpi eq, %r, %c0 : index
+  scf.if %c {
+    %d = arith.cmpi ult, %lid, %n : index
+    scf.if %d { memref.store %one, %out[%gid] : memref<?xi32, 1> }
+    else { memref.store %one, %out[%group] : memref<?xi32, 1> }
+  }
+""",
     ],
-    ids=["inert-side-stores", "dimension-1", "not-affine", "in-a-loop"],
+    ids=[
+        "inert-side-stores",
+        "dimension-1",
+        "not-affine",
+        "in-a-loop",
+        "chain-term-inside",
+        "chain-inner-stores",
+    ],
 )
 def test_no_bound_without_a_guard_it_understands(body):
     assert bound_functions(TEMPLATE.format(body=body)) == []

@@ -31,7 +31,9 @@ RATIOS = ["mux/c", "mux/pocl", "mux/numpy", "cl/mux", "cl/pocl"]
 """mux from MLIR against C, PoCL and numpy; mux from OpenCL C against mux from
 MLIR and PoCL (the same source)."""
 
-bench = load_script("bench")
+bench = load_script("bench")  # puts scripts/ on sys.path: bench_suite
+
+from bench_suite import impls, problems, report, timing  # noqa: E402
 
 
 def test_the_suite_is_the_issues():
@@ -108,7 +110,7 @@ def test_quick_run_has_ratios_and_compile_latency(quick_report):
 # --------------------------------------------------------------------------------------
 
 
-class Wrong(bench.HostImpl):
+class Wrong(impls.HostImpl):
     """Writes a wrong last element."""
 
     name = "c"
@@ -118,7 +120,7 @@ class Wrong(bench.HostImpl):
         self.out[-1] += 1
 
 
-class Raises(bench.HostImpl):
+class Raises(impls.HostImpl):
     name = "pocl"
 
     def run(self):
@@ -126,9 +128,9 @@ class Raises(bench.HostImpl):
 
 
 def test_failures_mark_their_implementation():
-    problem = bench.vadd_problem(1024)
-    results, rounds = bench.time_problem(
-        problem, [bench.NumpyImpl(), Wrong(), Raises()], reps=2, budget=None
+    problem = problems.vadd_problem(1024)
+    results, rounds = timing.time_problem(
+        problem, [impls.NumpyImpl(), Wrong(), Raises()], reps=2, budget=None
     )
     assert rounds == 2
     assert results["numpy"].status == "ok"
@@ -139,7 +141,7 @@ def test_failures_mark_their_implementation():
     assert "no device" in results["pocl"].detail
     summaries = {name: r.summary(problem.work) for name, r in results.items()}
     summaries["mux"] = summaries["cl"] = summaries["numpy"]
-    ratios = bench.ratios(summaries)
+    ratios = report.ratios(summaries)
     assert ratios["mux/numpy"] == pytest.approx(1.0)
     assert ratios["cl/mux"] == pytest.approx(1.0)
     assert ratios["mux/c"] is None
@@ -149,16 +151,16 @@ def test_failures_mark_their_implementation():
 
 def test_check_tolerances():
     expected = np.array([1.0, 2.0, 3.0])
-    assert bench.check(expected.astype(np.float32), expected, 0.0) == (True, "exact")
+    assert problems.check(expected.astype(np.float32), expected, 0.0) == (True, "exact")
     near = expected * (1 + 1e-7)
-    assert not bench.check(near, expected, 0.0)[0]
-    assert bench.check(near, expected, 1e-6)[0]
-    assert not bench.check(np.array([1.0, np.nan, 3.0]), expected, 1e-6)[0]
-    assert not bench.check(expected[:2], expected, 1e-6)[0]
+    assert not problems.check(near, expected, 0.0)[0]
+    assert problems.check(near, expected, 1e-6)[0]
+    assert not problems.check(np.array([1.0, np.nan, 3.0]), expected, 1e-6)[0]
+    assert not problems.check(expected[:2], expected, 1e-6)[0]
 
 
 def test_twins_are_built_with_their_stated_options():
     """mux and PoCL build an OpenCL C twin with the options its header states."""
     examples = REPO / "examples"
-    assert bench.twin_build_options(examples / "ids3d.cl") == "-cl-std=CL2.0"
-    assert bench.twin_build_options(examples / "vadd.cl") == "-cl-std=CL1.2"
+    assert impls.twin_build_options(examples / "ids3d.cl") == "-cl-std=CL2.0"
+    assert impls.twin_build_options(examples / "vadd.cl") == "-cl-std=CL1.2"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xdsl.dialects import func, llvm
-from xdsl.dialects.builtin import IntAttr
+from xdsl.dialects import arith, func, llvm
+from xdsl.dialects.builtin import IntAttr, VectorType
 
 import mux
 from dialects import attributes as mux_attrs
@@ -124,6 +124,34 @@ __kernel void triangle(__global const int *in, __global int *out)
         sum += in[i] + (int)k;
     out[i] = sum;
 }
+
+__kernel void tree(__global const int *in, __global int *out)
+{
+    __local int s[64];
+    size_t lid = get_local_id(0);
+    size_t n = get_local_size(0);
+    s[lid] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    size_t d = 1;
+    int count = 0;
+    for (; d < n; d *= 2) {
+        if (lid % (2 * d) == 0 && lid + d < n)
+            s[lid] += s[lid + d];
+        ++count;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    out[get_global_id(0)] = lid == 0 ? s[0] : count * 1000 + (int)d;
+}
+
+__kernel void nested(__global const int *in, __global int *out, uint n)
+{
+    size_t i = get_global_id(0);
+    out[i] = 0;
+    for (uint a = 0; a < n; ++a)
+        for (uint b = 0; b <= a; ++b)
+            if ((in[i] + (int)b) % 3 == 0)
+                out[i] += (int)a;
+}
 """
 
 CASES = pytest.mark.parametrize(
@@ -132,11 +160,14 @@ CASES = pytest.mark.parametrize(
 )
 
 
-def vectorised(kernel: str, local_size: int) -> func.FuncOp | None:
+def vectorised(
+    kernel: str, local_size: int, build_options: str = ""
+) -> func.FuncOp | None:
     """The vectorised function of `kernel` for a launch of `local_size`, through
     the host pipeline (without the conversion to LLVM) at width 8; None if it is
     not vectorised."""
-    module = parse_cached(to_mlir(SOURCE, "opencl", "<lift>").mlir, "<lift>").clone()
+    translated = to_mlir(SOURCE, "opencl", "<lift>", build_options)
+    module = parse_cached(translated.mlir, f"<lift {build_options}>").clone()
     HostPipeline(
         kernel=kernel, local_sizes=(local_size, 1, 1), vecz_width=8, to_llvm=False
     ).apply(context(), module)
@@ -206,6 +237,32 @@ def test_saxpy(programs, size, local):
             np.float32(2.5), x, y, global_size=size, local_size=local
         )
         np.testing.assert_array_equal(y, expected, err_msg=f"width {width}")
+
+
+@pytest.mark.parametrize("kernel", ["saxpy", "guarded", "dot_rows"])
+def test_relaxed_math_is_vectorised(kernel):
+    """-cl-fast-relaxed-math puts fast-math flags on every float op; they are
+    lifted with it (a kernel asking for fast maths is not left scalar), and
+    kept on the vector ops."""
+    found = vectorised(kernel, 16, "-cl-fast-relaxed-math")
+    assert found is not None, kernel
+    flagged = [
+        op
+        for op in found.walk()
+        if isinstance(op, arith.MulfOp) and "reassoc" in op.fastmath.data
+    ]
+    assert flagged and all(isinstance(op.result.type, VectorType) for op in flagged)
+
+
+def test_relaxed_saxpy():
+    program = mux.compile(
+        SOURCE, language="opencl", build_options="-cl-fast-relaxed-math"
+    )
+    rng = np.random.default_rng(7)
+    x, y = rng.random(100, np.float32), rng.random(100, np.float32)
+    expected = np.float32(2.5) * x + y
+    program.kernel("saxpy")(np.float32(2.5), x, y, global_size=100, local_size=12)
+    np.testing.assert_allclose(y, expected, rtol=2**-22)
 
 
 @CASES
@@ -385,3 +442,51 @@ def test_local_variables(programs, size, local, kernel):
         expected = expected + (m - np.arange(size) // local * local)
     np.testing.assert_array_equal(results[0], expected.astype(np.float32))
     np.testing.assert_array_equal(results[1], results[0])
+
+
+@CASES
+def test_tree(programs, size, local):
+    """A loop of several blocks (an `&&` guard in its body, a barrier in its latch)
+    behind clang's guard; its counter and its induction variable used after it."""
+    data = np.random.default_rng(size).integers(-50, 50, size).astype(np.int32)
+    results = run_both(programs, "tree", np.int32(-1), [data, OUT], (size, local))
+    expected = np.empty(size, np.int32)
+    for start in range(0, size, local):
+        m = min(local, size - start)
+        steps = (m - 1).bit_length()
+        expected[start : start + m] = steps * 1000 + 2**steps
+        expected[start] = data[start : start + m].sum()
+    np.testing.assert_array_equal(results[0], expected)
+    np.testing.assert_array_equal(results[1], results[0])
+
+
+@CASES
+@pytest.mark.parametrize("n", [1, 4])
+def test_nested(programs, size, local, n):
+    """A loop in a loop, a branch in the inner one."""
+    data = np.arange(size, dtype=np.int32) - 3
+    results = run_both(
+        programs, "nested", np.int32(-1), [data, OUT, np.uint32(n)], (size, local)
+    )
+    expected = np.zeros(size, np.int32)
+    for a in range(n):
+        for b in range(a + 1):
+            expected += np.where((data + b) % 3 == 0, a, 0).astype(np.int32)
+    np.testing.assert_array_equal(results[0], expected)
+    np.testing.assert_array_equal(results[1], results[0])
+
+
+@pytest.mark.parametrize("kernel", ["tree", "nested"])
+def test_loops_of_several_blocks_are_lifted(kernel):
+    """Their kernels are one block of scf ops: no llvm branch is left."""
+    module = parse_cached(to_mlir(SOURCE, "opencl", "<lift>").mlir, "<lift>").clone()
+    passes = HostPipeline(kernel=kernel, local_sizes=(16, 1, 1)).passes()
+    for p in passes[: [p.name for p in passes].index("lift-llvm-ops") + 1]:
+        p.apply(context(), module)
+    (function,) = [
+        f
+        for f in module.ops
+        if isinstance(f, func.FuncOp) and f.sym_name.data == kernel
+    ]
+    assert len(function.body.blocks) == 1
+    assert not any(isinstance(op, llvm.CondBrOp | llvm.BrOp) for op in function.walk())

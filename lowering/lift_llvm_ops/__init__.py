@@ -14,20 +14,23 @@ analysis of pointers, this pass lifts the ops that have an exact `arith`/`memref
 equivalent (the inverse of `convert-to-llvm`'s tables,
 `lowering.common.llvm_casts`):
 
-- scalar integer and float constants, integer arithmetic, float `+ - * /` without
-  fast-math flags, `icmp`, `fcmp` without fast-math flags, `select` on one
+- scalar integer and float constants, integer arithmetic, float `+ - * /` and
+  `fcmp` with their fast-math flags (arith's `fastmath`), `icmp`, `select` on one
   condition, the casts, and calls of the integer min/max intrinsics and of
   `llvm.usub.sat` (`maxui(x, y) - y`);
 - a load or store of the element type `T` of a buffer `memref<?xT>` at a chain
   of `getelementptr`s of `T` with one index each from its pointer: a
   `memref.load`/`memref.store` at the sum of the indices (an `index`;
   `arith.index_cast` of an `index_cast` to `i64` is the `index` itself);
-- what is left (other accesses, atomics, volatile ones, vectors, fast-math) stays
+- what is left (other accesses, atomics, volatile ones, vectors) stays
   as it was, and the pointers they use with it.
 
 First the kernel's branches: its CFG becomes one block of `scf.if` and
-`scf.while` (`control_flow.py`: diamonds and loops of one block, clang's rotated
-loops), which `run-vecz` handles (it does not vectorise `llvm.br`). The ops are
+`scf.while` (`control_flow.py`: diamonds, and clang's rotated loops with one
+latch, whatever diamonds and loops their bodies hold), which `run-vecz` handles
+(it does not vectorise `llvm.br`) and `work-item-loops`' bound functions read
+(an `&&` is then nested `scf.if`s, which `lowering/scheduling/bounds.py` takes
+as one guard). The ops are
 lifted in kernel entry points that are one block then (nested regions included);
 a kernel whose CFG has another shape keeps it and its `llvm` ops (`run-vecz`
 would refuse it anyway).
@@ -73,8 +76,9 @@ _MIN_MAX = {name: arith_op for arith_op, name in INTEGER_MIN_MAX.items()}
 
 @dataclass(frozen=True)
 class LiftLLVMOpsPass(ModulePass):
-    """The `llvm` ops of single-block kernel entry points that have an exact
-    `arith` or `memref` equivalent, as that."""
+    """Kernel entry points' branches as `scf` ops where their shape allows
+    (diamonds, loops with one latch), then the `llvm` ops of those that are one
+    block that have an exact `arith` or `memref` equivalent, as that."""
 
     name = "lift-llvm-ops"
 
@@ -166,14 +170,15 @@ class _Lifter:
                 return arith.ConstantOp(op.value)
         elif type(op) in _INTEGER:
             return _INTEGER[type(op)](*op.operands)
-        elif type(op) in _FLOAT and not op.fastmathFlags.data:
-            return _FLOAT[type(op)](*op.operands)
+        elif type(op) in _FLOAT:
+            return _FLOAT[type(op)](*op.operands, flags=_flags(op.fastmathFlags))
         elif isinstance(op, llvm.ICmpOp):
             name = llvm.ICmpPredicateFlag.from_int(op.predicate.value.data).value
             return arith.CmpiOp(op.lhs, op.rhs, name)
-        elif isinstance(op, llvm.FCmpOp) and not op.fastmathFlags.data:
+        elif isinstance(op, llvm.FCmpOp):
             name = llvm.FCmpPredicateFlag.from_int(op.predicate.value.data).value
-            return arith.CmpfOp(op.lhs, op.rhs, name.lstrip("_"))
+            flags = _flags(op.fastmathFlags)
+            return arith.CmpfOp(op.lhs, op.rhs, name.lstrip("_"), flags)
         elif isinstance(op, llvm.SelectOp):
             return arith.SelectOp(op.cond, op.lhs, op.rhs)
         elif type(op) in _CASTS:
@@ -181,6 +186,13 @@ class _Lifter:
         elif isinstance(op, llvm.CallIntrinsicOp):
             return _intrinsic(op)
         return None
+
+
+def _flags(flags: llvm.FastMathAttr) -> arith.FastMathFlagsAttr:
+    """An op's fast-math flags as `arith`'s: the same set of names
+    (`-cl-fast-relaxed-math` makes clang put them on every float op; dropping
+    them would be right too, only slower)."""
+    return arith.FastMathFlagsAttr(flags.data)
 
 
 def _intrinsic(op: llvm.CallIntrinsicOp) -> Operation | None:

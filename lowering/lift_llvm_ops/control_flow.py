@@ -10,15 +10,24 @@ The shapes lifted:
   lead to, a nested diamond or loop counted as one step) is
   `scf.if %c -> (the types of ^m's arguments)`, each region the blocks of its path
   up to `^m`, yielding what that path passes to `^m`;
-- **a loop of one block** (clang's rotated loops: the block ends in
-  `llvm.cond_br %c, ^self(next...), ^exit(...)`): an `scf.while` whose `before`
-  region is the block (a do-while: its body runs, then the condition), forwarding
-  the next values of the block's arguments, the arguments of the exit, and the
-  values the block defines that later blocks use, which become results of the
-  `scf.while`; its `after` region yields the next values.
+- **a loop with one latch** (clang's rotated loops, `do { body } while (c)`
+  behind a guard that is a triangle of its own): a header `^h` whose loop has
+  one block `^l` branching back to it, by `llvm.cond_br %c, ^h(next...),
+  ^exit(...)` (or the other way round), that branch being the only way out of
+  the loop and `^h` the only way in. It is an `scf.while` whose `before`
+  region is the path from `^h` to `^l` (its branches lifted as above, inner
+  loops as loops), then `^l`: a do-while, the body then the condition. It
+  forwards the next values of `^h`'s arguments, the arguments of the exit,
+  and the values of the path that later blocks use (only the path's own
+  values and `^h`'s arguments can be: the others are in blocks that do not
+  dominate `^l`, the only way out), which become results of the `scf.while`;
+  its `after` region yields the next values. A loop is one step of the paths
+  outside it, and the paths inside it end at `^l`, so the diamonds in its body
+  meet inside it. A loop of one block is the case `^h` = `^l`.
 
-Anything else (a loop of more than one block, a `return` on one path of a branch,
-a switch, a block reached on two paths that do not meet as above) is
+Anything else (a loop with several latches, one left elsewhere than at its
+latch: a `break`, a `return` inside, a loop tested at its top; a jump into a
+loop, a switch, a block reached on two paths that do not meet as above) is
 `Unstructured`, and the kernel keeps its CFG, correct but not vectorised.
 """
 
@@ -48,7 +57,7 @@ def lift_branches(kernel: func.FuncOp) -> bool:
     assert entry is not None
     lifted = Block(arg_types=[a.type for a in entry.args])
     try:
-        _Lifting().emit(entry, list(lifted.args), None, lifted)
+        _Lifting(entry).emit(entry, list(lifted.args), None, lifted)
     except Unstructured:
         return False
     _drop_blocks(kernel.body)
@@ -79,35 +88,92 @@ def _successors(block: Block) -> list[Edge]:
     raise Unstructured(f"a block ending in {term.name if term else 'nothing'}")
 
 
-def _is_self_loop(block: Block) -> bool:
-    term = block.last_op
-    return isinstance(term, llvm.CondBrOp) and block in term.successors
+def _loops(entry: Block) -> dict[Block, Block]:
+    """The loops of the CFG from `entry`, each header with its latch (the block
+    that branches back to it). Unstructured unless each loop has one latch,
+    which ends in a `cond_br` to the header and to a block outside the loop, is
+    the only way out of the loop, and the header the only way in."""
+    back: dict[Block, list[Block]] = {}
+    on_stack, seen = {entry}, {entry}
+    stack = [(entry, iter([t for t, _ in _successors(entry)]))]
+    while stack:  # depth-first: an edge to a block on the stack goes back
+        block, targets = stack[-1]
+        target = next(targets, None)
+        if target is None:
+            on_stack.discard(block)
+            stack.pop()
+        elif target in on_stack:
+            back.setdefault(target, []).append(block)
+        elif target not in seen:
+            seen.add(target)
+            on_stack.add(target)
+            stack.append((target, iter([t for t, _ in _successors(target)])))
+    loops = {}
+    for header, latches in back.items():
+        if len(latches) != 1:
+            raise Unstructured("a loop with several latches")
+        latch = latches[0]
+        body = _loop_body(header, latch)
+        for block in body:
+            outside = [t for t, _ in _successors(block) if t not in body]
+            if block is not header and any(p not in body for p in block.predecessors()):
+                raise Unstructured("a jump into a loop")
+            if block is not latch and outside:
+                raise Unstructured("a way out of a loop before its latch")
+        exits = [t for t, _ in _successors(latch) if t not in body]
+        if not isinstance(latch.last_op, llvm.CondBrOp) or len(exits) != 1:
+            raise Unstructured("a loop without one exit at its latch")
+        loops[header] = latch
+    return loops
+
+
+def _loop_body(header: Block, latch: Block) -> set[Block]:
+    """The header and the blocks that reach the latch without passing it."""
+    body, work = {header, latch}, [] if latch is header else [latch]
+    while work:
+        for pred in work.pop().predecessors():
+            if pred not in body:
+                body.add(pred)
+                work.append(pred)
+    return body
 
 
 class _Lifting:
-    def __init__(self) -> None:
+    def __init__(self, entry: Block) -> None:
         self.emitted: set[Block] = set()
         self.merging: set[Block] = set()
+        self.loops = _loops(entry)
+        """Each loop's header with its latch."""
+        self.exits = {}
+        """The header and the latch of each loop with the loop's exit."""
+        for header, latch in self.loops.items():
+            self.exits[header] = self.exits[latch] = self.exit_edge(latch)[0]
+
+    def exit_edge(self, latch: Block) -> Edge:
+        header = next(h for h, end in self.loops.items() if end is latch)
+        return next(e for e in _successors(latch) if e[0] is not header)
 
     # -- the structure: where each path goes ------------------------------------------
 
     def after(self, block: Block) -> Block | None:
         """The block a path goes to after `block`: its branch's one target, the
-        exit of its loop, or the meeting point of its two paths."""
+        exit of its loop (after a loop's header or latch: a loop is one step of
+        the paths outside it, and the paths inside it lead to its latch), or the
+        meeting point of its two paths."""
         edges = _successors(block)
         if not edges:
             return None
+        if block in self.exits:
+            return self.exits[block]
         if len(edges) == 1:
             return edges[0][0]
-        if _is_self_loop(block):
-            return next(target for target, _ in edges if target is not block)
         return self.meeting(block)
 
     def path(self, block: Block | None) -> list[Block]:
         blocks: list[Block] = []
         while block is not None:
             if block in blocks:
-                raise Unstructured("a loop of more than one block")
+                raise Unstructured("a cycle that is not a loop")
             blocks.append(block)
             block = self.after(block)
         return blocks
@@ -116,7 +182,7 @@ class _Lifting:
         """Where the two paths of `block`'s conditional branch meet (None: at
         the end, both return)."""
         if block in self.merging:
-            raise Unstructured("a loop of more than one block")
+            raise Unstructured("a cycle that is not a loop")
         self.merging.add(block)
         try:
             (then_, _), (else_, _) = _successors(block)
@@ -127,6 +193,11 @@ class _Lifting:
 
     # -- emitting -------------------------------------------------------------------
 
+    def claim(self, block: Block) -> None:
+        if block in self.emitted:
+            raise Unstructured("a block reached on two paths")
+        self.emitted.add(block)
+
     def emit(
         self, block: Block | None, args: list[SSAValue], stop: Block | None, to: Block
     ) -> list[SSAValue] | None:
@@ -134,28 +205,33 @@ class _Lifting:
         `to`; returns what it passes to `stop` (None: it returned)."""
         while block is not stop:
             assert block is not None
-            if block in self.emitted:
-                raise Unstructured("a block reached on two paths")
-            self.emitted.add(block)
-            if _is_self_loop(block):
+            self.claim(block)
+            if block in self.loops:
                 block, args = self.emit_loop(block, args, to)
                 continue
-            for old, new in zip(block.args, args, strict=True):
-                old.replace_all_uses_with(new)
-            term = block.last_op
-            assert term is not None
-            _move_body(block, to)
-            edges = _successors(block)
-            if not edges:
-                term.detach()
-                to.add_op(term)
+            edge = self.emit_block(block, args, to)
+            if edge is None:
                 return None
-            if len(edges) == 1:
-                block, args = edges[0]
-                continue
-            assert isinstance(term, llvm.CondBrOp)
-            block, args = self.emit_if(term.cond, edges, self.meeting(block), to)
+            block, args = edge
         return args
+
+    def emit_block(self, block: Block, args: list[SSAValue], to: Block) -> Edge | None:
+        """Moves `block` (entered with `args`) into `to`, a branch of it as an
+        `scf.if`; the edge it leaves by (None: it returned)."""
+        for old, new in zip(block.args, args, strict=True):
+            old.replace_all_uses_with(new)
+        term = block.last_op
+        assert term is not None
+        _move_body(block, to)
+        edges = _successors(block)
+        if not edges:
+            term.detach()
+            to.add_op(term)
+            return None
+        if len(edges) == 1:
+            return edges[0]
+        assert isinstance(term, llvm.CondBrOp)
+        return self.emit_if(term.cond, edges, self.meeting(block), to)
 
     def emit_if(
         self, cond: SSAValue, edges: list[Edge], meeting: Block | None, to: Block
@@ -174,18 +250,28 @@ class _Lifting:
         to.add_op(if_)
         return meeting, list(if_.results)
 
-    def emit_loop(self, block: Block, init: list[SSAValue], to: Block) -> Edge:
-        term = block.last_op
+    def emit_loop(self, header: Block, init: list[SSAValue], to: Block) -> Edge:
+        """The loop of `header` (entered with `init`) as an `scf.while` whose
+        `before` region is the path from the header to the latch; the exit edge."""
+        latch = self.loops[header]
+        term = latch.last_op
         assert isinstance(term, llvm.CondBrOp)
-        (then_, then_args), (else_, else_args) = _successors(block)
+        (then_, then_args), (else_, else_args) = _successors(latch)
         if then_ is else_:
-            raise Unstructured("a loop branching to itself both ways")
-        before = Block(arg_types=[a.type for a in block.args])
-        for old, new in zip(block.args, before.args, strict=True):
+            raise Unstructured("a loop branching to its header both ways")
+        before = Block(arg_types=[a.type for a in header.args])
+        args: list[SSAValue] | None = list(before.args)
+        if latch is not header:
+            edge = self.emit_block(header, args, before)
+            assert edge is not None  # a return is a way out: _loops refused it
+            args = self.emit(*edge, latch, before)
+            assert args is not None
+            self.claim(latch)
+        for old, new in zip(latch.args, args, strict=True):
             old.replace_all_uses_with(new)
-        _move_body(block, before)
+        _move_body(latch, before)
         cond = term.cond
-        if then_ is block:
+        if then_ is header:
             again, (exit_, exit_args) = then_args, (else_, else_args)
         else:  # the loop goes on when the condition is false
             again, (exit_, exit_args) = else_args, (then_, then_args)
@@ -196,7 +282,7 @@ class _Lifting:
 
         def outside(use: Use) -> bool:
             op = use.operation
-            if op is term:  # the branch that goes away
+            if op.parent_block() in self.emitted:  # a branch that goes away
                 return False
             while op is not None:
                 if op.parent_block() is before:
@@ -204,19 +290,20 @@ class _Lifting:
                 op = op.parent_op()
             return True
 
-        escaping = [
-            r for op in before.ops for r in op.results if any(map(outside, r.uses))
-        ]
-        forwarded = [*again, *exit_args, *escaping]
+        defined = [*before.args, *(r for op in before.ops for r in op.results)]
+        escaping = [v for v in defined if any(map(outside, v.uses))]
+        forwarded = [*again, *exit_args]
+        forwarded += [v for v in dict.fromkeys(escaping) if v not in forwarded]
         before.add_op(scf.ConditionOp(cond, *forwarded))
         after = Block(arg_types=[v.type for v in forwarded])
         after.add_op(scf.YieldOp(*after.args[: len(again)]))
         types = [v.type for v in forwarded]
         loop = scf.WhileOp(init, types, Region(before), Region(after))
         to.add_op(loop)
-        first = len(again) + len(exit_args)
-        for value, result in zip(escaping, loop.results[first:], strict=True):
+        for value in escaping:  # the value the loop had when it stopped
+            result = loop.results[forwarded.index(value)]
             value.replace_uses_with_if(result, outside)
+        first = len(again) + len(exit_args)
         return exit_, list(loop.results[len(again) : first])
 
 

@@ -41,9 +41,17 @@ values to uniform addresses. Each way out of the prefix is one of:
   (`arith.andi`) with at least one condition on the local id `x` of the innermost
   looped dimension: `a * x + b < u` (`ult`, `slt`, `ule`, `sle`, or mirrored) or
   `x + b == u`, where `a * x + b` is affine in `x` (`addi`, `subi`, `muli` by a
-  uniform value, `index_cast`) with uniform `a`, `b` and `u`. Uniform `i1` conjuncts
-  count too; other conjuncts are left out, which only widens the range. Work-items
-  outside the range do nothing but the prefix, which the last one does for all;
+  uniform value, `shli` by a constant, `index_cast`) with uniform `a`, `b` and `u`.
+  Uniform `i1` conjuncts count too; other conjuncts are left out, which only widens
+  the range. Work-items outside the range do nothing but the prefix, which the last
+  one does for all. An *`&&` chain* is one guard: when `^active` has no side effect
+  and ends in a guard's branch itself (`^active: cf.cond_br %c2, ^active2,
+  ^inert2`), only the work-items with `%c && %c2` do anything, so the conditions of
+  `%c2` narrow the range too (and so on down the chain) -- if the bound function has
+  their terms, the values of the prefix (a term computed in `^active` is left out).
+  This is the form OpenCL C's `a && b` has (clang's short-circuit branches, lifted
+  to nested `scf.if`s); merging it into an `arith.andi` instead would compute `b`
+  for every work-item, which is wrong when `b` loads or divides and `a` guards it;
 - anything else (a side effect that is not uniform, another divergent branch): every
   work-item runs (`[0, size)`).
 
@@ -74,7 +82,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     i32,
 )
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import mux
@@ -223,17 +231,34 @@ class _RegionAnalysis:
 
     # -- guards ------------------------------------------------------------------
 
-    def guard(self, block: Block) -> list[Condition] | None:
-        """The conditions of `block`'s guard, if its terminator is one: the conjuncts
-        of its condition this module knows. The others are left out, which only
-        makes the set of work-items larger."""
+    def guarding(self, block: Block) -> cf.ConditionalBranchOp | None:
+        """`block`'s branch if it is a guard's: no effect before it, and nothing
+        done on its way to `^inert`."""
         branch = block.last_op
         if not isinstance(branch, cf.ConditionalBranchOp) or self.first_effect(block):
             return None
-        if not self.inert(branch.else_block):
-            return None
+        return branch if self.inert(branch.else_block) else None
+
+    def guard(self, block: Block) -> list[Condition] | None:
+        """The conditions of `block`'s guard, if its terminator is one: the conjuncts
+        of its condition this module knows, and of the guards its `^active` path
+        goes through (an `&&` chain: module docstring), whose terms the bound
+        function has. The others are left out, which only makes the set of
+        work-items larger."""
         conditions: list[Condition] = []
-        work = [branch.cond]
+        chain: set[Block] = set()
+        while (branch := self.guarding(block)) is not None and block not in chain:
+            chain.add(block)
+            conditions += self.conjuncts(branch.cond)
+            block = branch.then_block
+        conditions = [c for c in conditions if self.computable(c)]
+        if not any(isinstance(c, _Upper | _Equal) for c in conditions):
+            return None
+        return conditions
+
+    def conjuncts(self, cond: SSAValue) -> list[Condition]:
+        conditions: list[Condition] = []
+        work = [cond]
         while work:
             value = work.pop()
             owner = value.owner
@@ -243,9 +268,25 @@ class _RegionAnalysis:
                 work += [owner.lhs, owner.rhs]
             elif isinstance(owner, arith.CmpiOp) and (c := self._compare(owner)):
                 conditions.append(c)
-        if not any(isinstance(c, _Upper | _Equal) for c in conditions):
-            return None
         return conditions
+
+    def computable(self, condition: Condition) -> bool:
+        """Whether the bound function has the values `condition` is made of: those
+        of the prefix (a guard further down an `&&` chain may compute its terms in
+        its own block, which the bound function does not copy)."""
+        if isinstance(condition, _Flag):
+            terms: list[Expr] = [condition.flag]
+        elif isinstance(condition, _Equal):
+            terms = [condition.b, condition.u]
+        else:
+            terms = [condition.a, condition.b, condition.u]
+        while terms:
+            term = terms.pop()
+            if isinstance(term, tuple):
+                terms += term[1:]
+            elif isinstance(term, SSAValue) and _block_of(term) not in self.prefix:
+                return False
+        return True
 
     def _compare(self, cmp: arith.CmpiOp) -> Condition | None:
         predicate = arith.CMPI_COMPARISON_OPERATIONS[cmp.predicate.value.data]
@@ -287,7 +328,18 @@ class _RegionAnalysis:
             for term, factor in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
                 if self.uniform(factor) and (t := self.affine(term)) is not None:
                     return _fold("mul", t[0], factor), _fold("mul", t[1], factor)
+        shift = constant_int(op.rhs) if isinstance(op, arith.ShLIOp) else None
+        if shift is not None and 0 <= shift < 64:  # clang's x * 2^k
+            t = self.affine(op.lhs)
+            if t is not None:
+                return _fold("mul", t[0], 2**shift), _fold("mul", t[1], 2**shift)
         return None
+
+
+def _block_of(value: SSAValue) -> Block | None:
+    if isinstance(value, BlockArgument):
+        return value.block
+    return value.owner.parent_block()
 
 
 def _fold(kind: str, lhs: Expr, rhs: Expr) -> Expr:

@@ -74,19 +74,48 @@ func.func @rows(%a: memref<?xi32, 1>, %b: memref<?xi64, 1>, %row: i64, %col: i64
 
 // What has no exact arith or memref equivalent stays: an access whose size does
 // not divide its address's steps (an i64 at an f32 element: 4 bytes), and its
-// address, a volatile store, fast-math flags (more: lift_llvm_ops_memory.mlir).
+// address, a volatile store (more: lift_llvm_ops_memory.mlir).
 // CHECK-LABEL: func.func @kept(
 // CHECK:         %p = llvm.getelementptr %ap[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK-NEXT:    %v = llvm.load %p : !llvm.ptr<1> -> i64
-// CHECK-NEXT:    %f = llvm.fadd %x, %x {fastmathFlags = #llvm.fastmath<fast>} : f32
+// CHECK-NEXT:    %f = arith.addf %x, %x : f32
 // CHECK-NEXT:    llvm.store volatile %f, %p : f32, !llvm.ptr<1>
 func.func @kept(%a: memref<?xf32, 1>, %i: i64, %x: f32)
     attributes {mux.kernel = "entry-point"} {
   %ap = builtin.unrealized_conversion_cast %a : memref<?xf32, 1> to !llvm.ptr<1>
   %p = llvm.getelementptr %ap[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
   %v = llvm.load %p : !llvm.ptr<1> -> i64
-  %f = llvm.fadd %x, %x {fastmathFlags = #llvm.fastmath<fast>} : f32
+  %f = llvm.fadd %x, %x : f32
   llvm.store volatile %f, %p : f32, !llvm.ptr<1>
+  func.return
+}
+
+// -----
+
+// Fast-math flags (clang puts them on every float op under
+// -cl-fast-relaxed-math) go with the op: arith's `fastmath`, which run-vecz keeps
+// on the widened op and convert-to-llvm gives back to LLVM.
+// CHECK-LABEL: func.func @relaxed(
+// CHECK:         %m = arith.mulf %alpha, %xv fastmath<reassoc,nnan,ninf,nsz,arcp,afn> : f32
+// CHECK-NEXT:    %lt = arith.cmpf olt, %m, %alpha fastmath<nnan,ninf> : f32
+// VECZ-LABEL: func.func private @__vecz_v8_relaxed(
+// VECZ:         %{{.*}} = arith.mulf %{{.*}}, %{{.*}} fastmath<reassoc,nnan,ninf,nsz,arcp,afn> : vector<8xf32>
+func.func @relaxed(%alpha: f32, %x: memref<?xf32, 1>, %y: memref<?xi32, 1>)
+    attributes {mux.kernel = "entry-point"} {
+  %xp = builtin.unrealized_conversion_cast %x : memref<?xf32, 1> to !llvm.ptr<1>
+  %yp = builtin.unrealized_conversion_cast %y : memref<?xi32, 1> to !llvm.ptr<1>
+  %d = llvm.mlir.constant(0 : i32) : i32
+  %g = mux.get_global_id %d
+  %g64 = arith.index_cast %g : index to i64
+  %xa = llvm.getelementptr inbounds %xp[%g64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+  %xv = llvm.load %xa {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+  %m = llvm.fmul %alpha, %xv {fastmathFlags = #llvm.fastmath<reassoc,nnan,ninf,nsz,arcp,afn>} : f32
+  // (the generic form: xDSL's custom syntax of llvm.fcmp reads the flags as an
+  // attribute, not the property)
+  %lt = "llvm.fcmp"(%m, %alpha) <{predicate = 4 : i64, fastmathFlags = #llvm.fastmath<nnan,ninf>}> : (f32, f32) -> i1
+  %z = llvm.zext %lt : i1 to i32
+  %ya = llvm.getelementptr inbounds %yp[%g64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+  llvm.store %z, %ya {alignment = 4 : i64} : i32, !llvm.ptr<1>
   func.return
 }
 
