@@ -18,10 +18,18 @@ equivalent (the inverse of `convert-to-llvm`'s tables,
   `fcmp` with their fast-math flags (arith's `fastmath`), `icmp`, `select` on one
   condition, the casts, and calls of the integer min/max intrinsics and of
   `llvm.usub.sat` (`maxui(x, y) - y`);
-- a load or store of the element type `T` of a buffer `memref<?xT>` at a chain
-  of `getelementptr`s of `T` with one index each from its pointer: a
-  `memref.load`/`memref.store` at the sum of the indices (an `index`;
-  `arith.index_cast` of an `index_cast` to `i64` is the `index` itself);
+- a load or store of an integer or float `T` at a chain of `getelementptr`s
+  from a memref's pointer (a buffer argument, a local variable, the byte buffer
+  of local variables): a `memref.load`/`memref.store` at the flat index of the
+  address in `T`s (an `index`; `arith.index_cast` of an `index_cast` to `i64`
+  is the `index` itself), in the memref itself if it is a 1-D one of `T`, else
+  in a 1-D view of `T`s of its pointer; GEPs of rows (`!llvm.array`), struct
+  members and several indices are multiples of their sizes. Only when `T`'s size
+  divides each of them and the access is naturally aligned: `memory.py`;
+- a `freeze` of a value that is never undef nor poison (the kernel's arguments,
+  constants, work-item queries, and the lifted integer ops that make no poison
+  of them): the value itself (clang freezes `l` before its `l % d` as
+  `l - l / d * d`);
 - what is left (other accesses, atomics, volatile ones, vectors) stays
   as it was, and the pointers they use with it.
 
