@@ -41,6 +41,7 @@ refused stays as it was, with its GEPs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 
 from xdsl.dialects import arith, llvm, memref
 from xdsl.dialects.builtin import (
@@ -162,7 +163,11 @@ class Addresses:
                 return None
             count = DYNAMIC_INDEX  # a dynamic 1-D buffer: as many as it holds
         else:
-            count = _product(shape) * storage(ref_type.element_type)[0] // size
+            try:
+                bytes_ = prod(shape) * storage(ref_type.element_type)[0]
+            except ConversionError:  # an element type with no size
+                return None
+            count = bytes_ // size
         view_type = MemRefType(type_, [count], NoneAttr(), ref_type.memory_space)
         cast = UnrealizedConversionCastOp.get([pointer], [view_type])
         Rewriter.insert_op(cast, InsertPoint.before(before))
@@ -251,13 +256,6 @@ def _element_size(type_: Attribute) -> int | None:
     if isinstance(type_, IntegerType | AnyFloat):
         return storage(type_)[0]
     return None
-
-
-def _product(shape) -> int:
-    result = 1
-    for n in shape:
-        result *= n
-    return result
 
 
 def _as_index(before: Operation, index: SSAValue | None) -> SSAValue:
