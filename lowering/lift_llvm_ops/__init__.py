@@ -119,7 +119,8 @@ _POISONLESS = (
     arith.MinSIOp,
 )
 """Ops that make no poison of operands that are not (a division by 0 is undefined
-behaviour, not poison): `arith` ops without overflow flags, as lifted ones are."""
+behaviour, not poison), without overflow flags (`nsw`: poison on an overflow;
+the lifted ones have none)."""
 
 
 class _Lifter:
@@ -158,8 +159,13 @@ class _Lifter:
             elif isinstance(owner, (*mux.QUERY_OPS, llvmx.FreezeOp, arith.ConstantOp)):
                 found = True
             else:
-                found = isinstance(owner, _POISONLESS) and all(
-                    self.never_poison(o) for o in owner.operands
+                flags = owner.properties.get("overflowFlags")
+                found = (
+                    isinstance(owner, _POISONLESS)
+                    and not (
+                        isinstance(flags, arith.IntegerOverflowAttr) and flags.data
+                    )
+                    and all(self.never_poison(o) for o in owner.operands)
                 )
             self.poisonless[value] = found
         return self.poisonless[value]

@@ -189,3 +189,14 @@ func.func @kept_freeze(%a: memref<?xf32, 1>) attributes {mux.kernel = "entry-poi
   llvm.store %kept, %in : f32, !llvm.ptr<1>
   func.return
 }
+
+// -----
+
+// Nor a freeze of what may overflow into poison (an add with `nsw`).
+// CHECK-LABEL: func.func @kept_nsw_freeze(
+// CHECK:         %l = llvmx.freeze %s : i64
+func.func @kept_nsw_freeze(%x: i64) attributes {mux.kernel = "entry-point"} {
+  %s = arith.addi %x, %x overflow<nsw> : i64
+  %l = llvmx.freeze %s : i64
+  func.return
+}
