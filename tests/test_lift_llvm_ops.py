@@ -428,19 +428,26 @@ def _reversed_groups(size: int, local: int) -> np.ndarray:
     return index
 
 
+def _local_expected(kernel: str, data: np.ndarray, local: int) -> np.ndarray:
+    """What a local kernel writes: work-item m's input (m = size - 1 - l in each
+    group), plus the input's sign (byte_view) or m (pairs)."""
+    m = _reversed_groups(len(data), local)
+    expected = data[m]
+    if kernel == "byte_view":
+        expected = expected + (data < 0)
+    elif kernel == "pairs":
+        expected = expected + (m - np.arange(len(data)) // local * local)
+    return expected.astype(np.float32)
+
+
 @CASES
 @pytest.mark.parametrize("kernel", LOCAL_KERNELS)
 def test_local_variables(programs, size, local, kernel):
     data = np.random.default_rng(size).integers(-50, 50, size).astype(np.float32)
     data[data == 0] = 1  # the sign of -0.0 is not < 0
     results = run_both(programs, kernel, np.float32(np.nan), [data, OUT], (size, local))
-    m = _reversed_groups(size, local)
-    expected = data[m]
-    if kernel == "byte_view":
-        expected = expected + (data < 0)
-    elif kernel == "pairs":
-        expected = expected + (m - np.arange(size) // local * local)
-    np.testing.assert_array_equal(results[0], expected.astype(np.float32))
+    expected = _local_expected(kernel, data, local)
+    np.testing.assert_array_equal(results[0], expected)
     np.testing.assert_array_equal(results[1], results[0])
 
 
@@ -490,3 +497,18 @@ def test_loops_of_several_blocks_are_lifted(kernel):
     ]
     assert len(function.body.blocks) == 1
     assert not any(isinstance(op, llvm.CondBrOp | llvm.BrOp) for op in function.walk())
+
+
+@pytest.mark.parametrize("kernel", LOCAL_KERNELS)
+def test_local_variables_vectorised(kernel):
+    """The local kernels with a required work-group size of 16 (run-vecz then
+    vectorises them, barriers and all: test_local_variables_are_lifted)."""
+    required = "__attribute__((reqd_work_group_size(16, 1, 1))) __kernel"
+    source = SOURCE.replace("__kernel", required)
+    program = mux.compile(source, language="opencl", vecz_width=8)
+    size = 64
+    data = np.random.default_rng(3).integers(-50, 50, size).astype(np.float32)
+    data[data == 0] = 1
+    out = np.full(size, np.nan, np.float32)
+    program.kernel(kernel)(data, out, global_size=size, local_size=16)
+    np.testing.assert_array_equal(out, _local_expected(kernel, data, 16))
