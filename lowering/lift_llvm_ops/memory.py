@@ -19,10 +19,10 @@ of `__local float tile[16][16]` (`gep %tile[%ly] : !llvm.array<16 x f32>` then
 `gep [%k] : f32`) is the base plus `ly * 64 + k * 4` bytes, and a row step after
 an element step is too.
 
-**An access of type `T`** (an integer of whole bytes or a float, `s` bytes) at such
-an address is a `memref.load`/`memref.store` at the flat index `sum(index * (its
-bytes / s)) + constant / s` (in `i64`, then `index`) of a 1-D view of `T`s of the
-base: the memref itself if it is 1-D of `T` (a buffer argument), else
+**An access of type `T`** (an integer or a float of `s` bytes in memory, an `i1`
+one) at such an address is a `memref.load`/`memref.store` at the flat index
+`sum(index * (its bytes / s)) + constant / s` (in `i64`, then `index`) of a 1-D
+view of `T`s of the base: the memref itself if it is 1-D of `T` (a buffer argument), else
 `builtin.unrealized_conversion_cast %base : !llvm.ptr<AS> to memref<K x T, AS>` (K
 the base memref's bytes / s, `?` for a dynamic 1-D one), right before the access,
 the view `replace-module-scope-vars` makes of its buffer: a memref is a bare
