@@ -22,7 +22,8 @@ an element step is too.
 **An access of type `T`** (an integer or a float of `s` bytes in memory, an `i1`
 one) at such an address is a `memref.load`/`memref.store` at the flat index
 `sum(index * (its bytes / s)) + constant / s` (in `i64`, then `index`) of a 1-D
-view of `T`s of the base: the memref itself if it is 1-D of `T` (a buffer argument), else
+view of `T`s of the base: the memref itself if it is 1-D of `T` (a buffer
+argument), else
 `builtin.unrealized_conversion_cast %base : !llvm.ptr<AS> to memref<K x T, AS>` (K
 the base memref's bytes / s, `?` for a dynamic 1-D one), right before the access,
 the view `replace-module-scope-vars` makes of its buffer: a memref is a bare
