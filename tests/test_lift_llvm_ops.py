@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import IntAttr, VectorType
 import mux
 from dialects import attributes as mux_attrs
 from lowering.pipelines import HostPipeline
+from lowering.run_vecz import RunVeczPass
 from mux.compiler import context, parse_cached
 from mux.frontend.languages import to_mlir
 
@@ -72,6 +73,47 @@ __kernel void clamped(__global const float *in, __global float *out, ulong width
         size_t right = x + 1 < width - 1 ? x + 1 : width - 1;
         out[x] = in[left] + 2.0f * in[x] + 4.0f * in[right];
     }
+}
+
+// Local variables (work-groups of at most 64): work-item l writes its element,
+// then reads work-item m's (m = size - 1 - l, the group reversed). A 2-D array
+// written at [l % 4][l / 4] (a row GEP then an element GEP) and read through a
+// pointer to rows past an element (an element step then a row step).
+__kernel void local_rows(__global const float *in, __global float *out)
+{
+    __local float tile[4][16];
+    size_t l = get_local_id(0);
+    size_t m = get_local_size(0) - 1 - l;
+    tile[l % 4][l / 4] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local float (*rows)[16] = (__local float (*)[16])(&tile[0][0] + m / 4);
+    out[get_global_id(0)] = rows[m % 4][0];
+}
+
+// A byte array read as floats and as bytes (the top byte of a float: its sign).
+__kernel void byte_view(__global const float *in, __global float *out)
+{
+    __local uchar bytes[4 * 64] __attribute__((aligned(4)));
+    __local float *f = (__local float *)bytes;
+    size_t l = get_local_id(0);
+    size_t m = get_local_size(0) - 1 - l;
+    f[l] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = f[m] + (float)(bytes[4 * l + 3] >> 7);
+}
+
+// An array of structs: members at their offsets.
+typedef struct { int key; float value; } pair;
+
+__kernel void pairs(__global const float *in, __global float *out)
+{
+    __local pair items[64];
+    size_t l = get_local_id(0);
+    size_t m = get_local_size(0) - 1 - l;
+    items[l].value = in[get_global_id(0)];
+    items[l].key = (int)l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = items[m].value + (float)items[m].key;
 }
 
 __kernel void triangle(__global const int *in, __global int *out)
@@ -300,27 +342,40 @@ def test_triangle(programs, size, local):
     np.testing.assert_array_equal(results[1], results[0])
 
 
+_ACCESSES = {
+    "memref.load",
+    "memref.store",
+    "vector.load",
+    "vector.store",
+    "vector.maskedload",
+    "vector.maskedstore",
+}
+
+
 @pytest.mark.parametrize("name", ["sgemm_naive", "stencil2d"])
 def test_example_branches_are_lifted_and_vectorised(name):
     """The OpenCL C twins of the benchmark's kernels with branches: vectorised
     as their MLIR versions are, the cost model choosing the same width and rows
-    (sgemm_naive: 16 lanes by 4 rows); their results: tests/test_examples_cl.py."""
-    names = []
+    (sgemm_naive: 16 lanes by 4 rows), with the same accesses (stencil2d's
+    clamped neighbours: a masked contiguous load and one load at the clamp each,
+    not a load per lane); their results: tests/test_examples_cl.py."""
+    found = []
     for suffix, language in ((".cl", "opencl"), (".mlir", "mlir")):
         text = (EXAMPLES / f"{name}{suffix}").read_text()
         module = parse_cached(to_mlir(text, language, name).mlir, name).clone()
         HostPipeline(kernel=name, local_sizes=(16, 16, 1), to_llvm=False).apply(
             context(), module
         )
-        names.append(
-            [
-                f.sym_name.data
-                for f in module.ops
-                if isinstance(f, func.FuncOp)
-                and mux_attrs.VECZ_DERIVED.get(f) is not None
-            ]
+        derived = [
+            f
+            for f in module.ops
+            if isinstance(f, func.FuncOp) and mux_attrs.VECZ_DERIVED.get(f) is not None
+        ]
+        accesses = sorted(
+            op.name for f in derived for op in f.walk() if op.name in _ACCESSES
         )
-    assert names[0] and names[0] == names[1]
+        found.append(([f.sym_name.data for f in derived], accesses))
+    assert found[0][0] and found[0] == found[1]
 
 
 @CASES
@@ -337,6 +392,61 @@ def test_clamped(programs, size, local):
     left, right = np.maximum(x - 1, 0), np.minimum(x + 1, width - 1)
     expected = np.full(size, np.nan, np.float32)
     expected[:width] = data[left] + 2 * data[x] + 4 * data[right]
+    np.testing.assert_array_equal(results[0], expected)
+    np.testing.assert_array_equal(results[1], results[0])
+
+
+LOCAL_KERNELS = ["local_rows", "byte_view", "pairs"]
+
+
+@pytest.mark.parametrize("kernel", LOCAL_KERNELS)
+def test_local_variables_are_lifted(kernel):
+    """Every access of the local kernels (local arrays of rows, bytes, structs)
+    is a memref one, the kernel vectorised (16 work-items: a required size)."""
+    module = parse_cached(to_mlir(SOURCE, "opencl", "<lift>").mlir, "<lift>").clone()
+    passes = HostPipeline(kernel=kernel, local_sizes=(16, 1, 1), vecz_width=8).passes()
+    for one in passes:  # up to run-vecz: after it, work-item-loops runs the
+        one.apply(context(), module)  # vectorised kernel between its barriers
+        if isinstance(one, RunVeczPass):
+            break
+    found = [
+        f
+        for f in module.ops
+        if isinstance(f, func.FuncOp) and mux_attrs.VECZ_DERIVED.get(f) is not None
+    ]
+    assert found, kernel
+    left = [op for op in found[0].walk() if isinstance(op, llvm.LoadOp | llvm.StoreOp)]
+    assert not left, left
+
+
+def _reversed_groups(size: int, local: int) -> np.ndarray:
+    """Work-item m of each group (m = size - 1 - l), the last group partial."""
+    index = np.arange(size)
+    for start in range(0, size, local):
+        count = min(local, size - start)
+        index[start : start + count] = start + np.arange(count)[::-1]
+    return index
+
+
+def _local_expected(kernel: str, data: np.ndarray, local: int) -> np.ndarray:
+    """What a local kernel writes: work-item m's input (m = size - 1 - l in each
+    group), plus the input's sign (byte_view) or m (pairs)."""
+    m = _reversed_groups(len(data), local)
+    expected = data[m]
+    if kernel == "byte_view":
+        expected = expected + (data < 0)
+    elif kernel == "pairs":
+        expected = expected + (m - np.arange(len(data)) // local * local)
+    return expected.astype(np.float32)
+
+
+@CASES
+@pytest.mark.parametrize("kernel", LOCAL_KERNELS)
+def test_local_variables(programs, size, local, kernel):
+    data = np.random.default_rng(size).integers(-50, 50, size).astype(np.float32)
+    data[data == 0] = 1  # the sign of -0.0 is not < 0
+    results = run_both(programs, kernel, np.float32(np.nan), [data, OUT], (size, local))
+    expected = _local_expected(kernel, data, local)
     np.testing.assert_array_equal(results[0], expected)
     np.testing.assert_array_equal(results[1], results[0])
 
@@ -387,3 +497,18 @@ def test_loops_of_several_blocks_are_lifted(kernel):
     ]
     assert len(function.body.blocks) == 1
     assert not any(isinstance(op, llvm.CondBrOp | llvm.BrOp) for op in function.walk())
+
+
+@pytest.mark.parametrize("kernel", LOCAL_KERNELS)
+def test_local_variables_vectorised(kernel):
+    """The local kernels with a required work-group size of 16 (run-vecz then
+    vectorises them, barriers and all: test_local_variables_are_lifted)."""
+    required = "__attribute__((reqd_work_group_size(16, 1, 1))) __kernel"
+    source = SOURCE.replace("__kernel", required)
+    program = mux.compile(source, language="opencl", vecz_width=8)
+    size = 64
+    data = np.random.default_rng(3).integers(-50, 50, size).astype(np.float32)
+    data[data == 0] = 1
+    out = np.full(size, np.nan, np.float32)
+    program.kernel(kernel)(data, out, global_size=size, local_size=16)
+    np.testing.assert_array_equal(out, _local_expected(kernel, data, 16))

@@ -18,10 +18,18 @@ equivalent (the inverse of `convert-to-llvm`'s tables,
   `fcmp` with their fast-math flags (arith's `fastmath`), `icmp`, `select` on one
   condition, the casts, and calls of the integer min/max intrinsics and of
   `llvm.usub.sat` (`maxui(x, y) - y`);
-- a load or store of the element type `T` of a buffer `memref<?xT>` at a chain
-  of `getelementptr`s of `T` with one index each from its pointer: a
-  `memref.load`/`memref.store` at the sum of the indices (an `index`;
-  `arith.index_cast` of an `index_cast` to `i64` is the `index` itself);
+- a load or store of an integer or float `T` at a chain of `getelementptr`s
+  from a memref's pointer (a buffer argument, a local variable, the byte buffer
+  of local variables): a `memref.load`/`memref.store` at the flat index of the
+  address in `T`s (an `index`; `arith.index_cast` of an `index_cast` to `i64`
+  is the `index` itself), in the memref itself if it is a 1-D one of `T`, else
+  in a 1-D view of `T`s of its pointer; GEPs of rows (`!llvm.array`), struct
+  members and several indices are multiples of their sizes. Only when `T`'s size
+  divides each of them and the access is naturally aligned: `memory.py`;
+- a `freeze` of a value that is never undef nor poison (the kernel's arguments,
+  constants, work-item queries, and the lifted integer ops that make no poison
+  of them): the value itself (clang freezes `l` before its `l % d` as
+  `l - l / d * d`);
 - what is left (other accesses, atomics, volatile ones, vectors) stays
   as it was, and the pointers they use with it.
 
@@ -44,22 +52,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, llvm, memref
+from xdsl.dialects import arith, func, llvm
 from xdsl.dialects.builtin import (
     FloatAttr,
-    IndexType,
     IntegerAttr,
-    MemRefType,
     ModuleOp,
-    NoneAttr,
     UnrealizedConversionCastOp,
     VectorType,
-    i64,
 )
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from dialects import llvmx, mux
 from lowering.common.functions import kernel_entry_points
 from lowering.common.intrinsics import lanewise_base
 from lowering.common.llvm_casts import (
@@ -69,6 +74,7 @@ from lowering.common.llvm_casts import (
     INTEGER_MIN_MAX,
 )
 from lowering.lift_llvm_ops.control_flow import lift_branches
+from lowering.lift_llvm_ops.memory import Addresses
 
 _INTEGER = {llvm_op: arith_op for arith_op, llvm_op in INTEGER_BINARY.items()}
 _FLOAT = {llvm_op: arith_op for arith_op, llvm_op in FLOAT_ARITHMETIC.items()}
@@ -89,20 +95,48 @@ class LiftLLVMOpsPass(ModulePass):
             lift_branches(kernel)
             blocks = kernel.body.blocks
             if blocks.first is not None and blocks.first is blocks.last:
-                _Lifter().lift(blocks.first)
+                _Lifter(kernel).lift(blocks.first)
+
+
+_POISONLESS = (
+    arith.AddiOp,
+    arith.SubiOp,
+    arith.MuliOp,
+    arith.DivUIOp,
+    arith.RemUIOp,
+    arith.AndIOp,
+    arith.OrIOp,
+    arith.XOrIOp,
+    arith.IndexCastOp,
+    arith.ExtUIOp,
+    arith.ExtSIOp,
+    arith.TruncIOp,
+    arith.CmpiOp,
+    arith.SelectOp,
+    arith.MaxUIOp,
+    arith.MinUIOp,
+    arith.MaxSIOp,
+    arith.MinSIOp,
+)
+"""Ops that make no poison of operands that are not (a division by 0 is undefined
+behaviour, not poison), without overflow flags (`nsw`: poison on an overflow;
+the lifted ones have none)."""
 
 
 class _Lifter:
-    def __init__(self) -> None:
-        self.addresses: dict[SSAValue, tuple[SSAValue, SSAValue | None]] = {}
-        """A pointer into a buffer: (the memref, the element index, an i64; None
-        for the first element)."""
+    def __init__(self, kernel: func.FuncOp) -> None:
+        self.kernel = kernel
+        self.addresses = Addresses()
+        self.poisonless: dict[SSAValue, bool] = {}
 
     def lift(self, block: Block) -> None:
         for op in list(block.ops):
             for region in op.regions:  # scf.if, scf.while
                 for inner in region.blocks:
                     self.lift(inner)
+            if isinstance(op, llvmx.FreezeOp) and self.never_poison(op.val):
+                Rewriter.replace_op(op, [], [op.val])  # freeze of a value: itself
+                continue
             new = self.lifted(op)
             if new is not None:
                 Rewriter.insert_op(new, InsertPoint.before(op))
@@ -111,17 +145,40 @@ class _Lifter:
             if isinstance(op, llvm.GEPOp) and not op.result.uses:
                 Rewriter.erase_op(op)
 
+    def never_poison(self, value: SSAValue) -> bool:
+        """Whether `value` is never undef nor poison: an argument of the kernel
+        (the host's), a constant, a work-item query, or an op of such values
+        that makes no poison of them (the lifted `arith` ops have no overflow
+        flags; a shift may shift too far, a load read what was never written:
+        they may). clang freezes `l` before `l / d` and `l - l / d * d` (its
+        `l % d`), so that both see one value even if `l` were poison."""
+        if value not in self.poisonless:
+            owner = value.owner
+            if isinstance(owner, Block):
+                found = owner.parent_op() is self.kernel
+            elif isinstance(owner, (*mux.QUERY_OPS, llvmx.FreezeOp, arith.ConstantOp)):
+                found = True
+            else:
+                flags = owner.properties.get("overflowFlags")
+                found = (
+                    isinstance(owner, _POISONLESS)
+                    and not (
+                        isinstance(flags, arith.IntegerOverflowAttr) and flags.data
+                    )
+                    and all(self.never_poison(o) for o in owner.operands)
+                )
+            self.poisonless[value] = found
+        return self.poisonless[value]
+
     def lifted(self, op: Operation) -> Operation | None:
         """The op replacing `op`, inserted before it (the index computations
         too); None to keep `op`."""
         if any(isinstance(v.type, VectorType) for v in (*op.operands, *op.results)):
             return None
-        if isinstance(op, UnrealizedConversionCastOp):
-            self.note_buffer(op)
-        elif isinstance(op, llvm.GEPOp):
-            self.note_element(op)
+        if isinstance(op, UnrealizedConversionCastOp | llvm.GEPOp):
+            self.addresses.note(op)
         elif isinstance(op, llvm.LoadOp | llvm.StoreOp):
-            return self.access(op)
+            return self.addresses.access(op)
         elif isinstance(op, llvm.ConstantOp):
             if isinstance(op.value, IntegerAttr | FloatAttr):
                 return arith.ConstantOp(op.value)
@@ -144,54 +201,6 @@ class _Lifter:
             return _intrinsic(op)
         return None
 
-    def note_buffer(self, op: UnrealizedConversionCastOp) -> None:
-        """A buffer argument's pointer: its first element."""
-        if len(op.inputs) != 1 or len(op.outputs) != 1:
-            return
-        type_ = op.inputs[0].type
-        if (
-            isinstance(type_, MemRefType)
-            and isinstance(type_.layout, NoneAttr)
-            and len(type_.shape) == 1
-            and isinstance(op.outputs[0].type, llvm.LLVMPointerType)
-        ):
-            self.addresses[op.outputs[0]] = (op.inputs[0], None)
-
-    def note_element(self, op: llvm.GEPOp) -> None:
-        """A `getelementptr` of the buffer's element type and one index."""
-        base = self.addresses.get(op.ptr)
-        if base is None or len(op.ssa_indices) != 1:
-            return
-        ref, index = base
-        if tuple(op.rawConstantIndices.iter_values()) != (llvm.GEP_USE_SSA_VAL,):
-            return
-        assert isinstance(ref.type, MemRefType)
-        (step,) = op.ssa_indices
-        if op.elem_type != ref.type.element_type or step.type != i64:
-            return
-        if index is not None:
-            add = arith.AddiOp(index, step)
-            Rewriter.insert_op(add, InsertPoint.before(op))
-            step = add.result
-        self.addresses[op.result] = (ref, step)
-
-    def access(self, op: llvm.LoadOp | llvm.StoreOp) -> Operation | None:
-        address = self.addresses.get(op.ptr)
-        if address is None or (op.ordering is not None and op.ordering.value.data):
-            return None
-        ref, index = address
-        assert isinstance(ref.type, MemRefType)
-        element = ref.type.element_type
-        if isinstance(op, llvm.LoadOp):
-            if op.dereferenced_value.type != element:
-                return None
-        elif op.value.type != element or op.volatile_ or op.nontemporal:
-            return None
-        at = _as_index(op, index)
-        if isinstance(op, llvm.LoadOp):
-            return memref.LoadOp.get(ref, [at])
-        return memref.StoreOp.get(op.value, ref, [at])
-
 
 def _flags(flags: llvm.FastMathAttr) -> arith.FastMathFlagsAttr:
     """An op's fast-math flags as `arith`'s: the same set of names
@@ -213,18 +222,3 @@ def _intrinsic(op: llvm.CallIntrinsicOp) -> Operation | None:
         Rewriter.insert_op(top, InsertPoint.before(op))
         return arith.SubiOp(top, y)
     return None
-
-
-def _as_index(before: Operation, index: SSAValue | None) -> SSAValue:
-    """`index` (an i64; None for 0) as an `index`, computed before `before`."""
-    if index is None:
-        new: Operation = arith.ConstantOp(IntegerAttr(0, IndexType()))
-    else:
-        owner = index.owner
-        if isinstance(owner, arith.IndexCastOp) and isinstance(
-            owner.input.type, IndexType
-        ):
-            return owner.input  # index -> i64 -> index: the index itself
-        new = arith.IndexCastOp(index, IndexType())
-    Rewriter.insert_op(new, InsertPoint.before(before))
-    return new.results[0]

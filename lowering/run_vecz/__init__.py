@@ -47,7 +47,8 @@ How each value of `@k` is carried over the `W` lanes:
   `get_local_id 0` is a multiple of `W`, so `(x + i) / 16` is uniform and `(x + i) %
   16` linear for `W` dividing 16.
 - **piecewise**: a linear value clamped by a uniform one (`maxsi(x - 1, 0)`, as
-  image kernels clamp neighbours at a border), and offsets of that: a vector of
+  image kernels clamp neighbours at a border), and offsets and index casts of
+  that (an imported kernel clamps in `i64`, then casts to `index`): a vector of
   i1 says where the linear value wins. A load at it is one masked contiguous load
   and, if a lane takes the clamp, one load there.
 - **varying**: a `vector<W x T>` (`index` lanes are `i64`): any other op of a

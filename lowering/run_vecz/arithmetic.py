@@ -85,18 +85,34 @@ class Arithmetic(PacketValues):
     def emit_linear_cast(self, b: Builder, op: arith.IndexCastOp) -> bool:
         """An index cast of a linear value to a narrower type, or between `i64` and
         `index` (the same 64 bits: `convert-to-llvm` makes `index` an `i64`):
-        linear (a sign extension of a linear value may not be)."""
+        linear (a sign extension of a linear value may not be). The same cast of a
+        piecewise value is piecewise, the cast of each piece: a cast is lane by
+        lane, so it commutes with the choice between the pieces (an imported
+        kernel's clamped index is an `i64` cast to `index` at its load)."""
         (source,) = op.operands
         narrower = not isinstance(op.result.type, IndexType)
-        if source not in self.linear or not (narrower or source.type == i64):
+        if not (narrower or source.type == i64):
             return False
-        linear = self.linear[source]
-        base = b.insert(arith.IndexCastOp(linear.base, op.result.type)).result
+        if source in self.piecewise:
+            piecewise = self.piecewise[source]
+            linear = self.cast_linear(b, piecewise.linear, op.result.type)
+            other = b.insert(arith.IndexCastOp(piecewise.other, op.result.type))
+            self.piecewise[op.result] = Piecewise(piecewise.cond, linear, other.result)
+            return True
+        if source not in self.linear:
+            return False
+        self.linear[op.result] = self.cast_linear(
+            b, self.linear[source], op.result.type
+        )
+        return True
+
+    def cast_linear(self, b: Builder, linear: Linear, type_) -> Linear:
+        """`linear` index-cast to `type_` (a cast emit_linear_cast allows)."""
+        base = b.insert(arith.IndexCastOp(linear.base, type_)).result
         rs = linear.row_stride
         if not isinstance(rs, int):
-            rs = b.insert(arith.IndexCastOp(rs, op.result.type)).result
-        self.linear[op.result] = Linear(base, linear.stride, rs)
-        return True
+            rs = b.insert(arith.IndexCastOp(rs, type_)).result
+        return Linear(base, linear.stride, rs)
 
     def emit_piecewise(self, b: Builder, op: Operation, old: SSAValue) -> bool:
         """`op` (add, sub or mul) of the piecewise value `old` and a uniform one:

@@ -279,11 +279,17 @@ class PacketValues(ABC):
     def known_int(self, value: SSAValue) -> int | None:
         """The value of `value`, a scalar of the new function, if it is known: a
         constant, or the local size of a kernel with a required work-group size
-        (`work-item-loops` and `define-mux-builtins` use that size)."""
+        (`work-item-loops` and `define-mux-builtins` use that size), or a cast
+        of one between `index` and `i64`."""
         constant = constant_int(value)
         if constant is not None:
             return constant
         op = value.owner
+        if isinstance(op, arith.IndexCastOp) and {op.input.type, value.type} <= {
+            IndexType(),
+            i64,
+        }:  # the same 64 bits (an imported kernel's size_t is an i64)
+            return self.known_int(op.input)
         if not isinstance(op, mux.GetLocalSizeOp | mux.GetEnqueuedLocalSizeOp):
             return None
         reqd = mux_attrs.REQD_WORK_GROUP_SIZE.get(self.kernel)

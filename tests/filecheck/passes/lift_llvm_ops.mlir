@@ -72,18 +72,19 @@ func.func @rows(%a: memref<?xi32, 1>, %b: memref<?xi64, 1>, %row: i64, %col: i64
 
 // -----
 
-// What has no exact arith or memref equivalent stays: an access of another type
-// than the buffer's elements (and its address), a volatile store.
+// What has no exact arith or memref equivalent stays: an access whose size does
+// not divide its address's steps (an i64 at an f32 element: 4 bytes), and its
+// address, a volatile store (more: lift_llvm_ops_memory.mlir).
 // CHECK-LABEL: func.func @kept(
 // CHECK:         %p = llvm.getelementptr %ap[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK-NEXT:    %v = llvm.load %p : !llvm.ptr<1> -> i32
+// CHECK-NEXT:    %v = llvm.load %p : !llvm.ptr<1> -> i64
 // CHECK-NEXT:    %f = arith.addf %x, %x : f32
 // CHECK-NEXT:    llvm.store volatile %f, %p : f32, !llvm.ptr<1>
 func.func @kept(%a: memref<?xf32, 1>, %i: i64, %x: f32)
     attributes {mux.kernel = "entry-point"} {
   %ap = builtin.unrealized_conversion_cast %a : memref<?xf32, 1> to !llvm.ptr<1>
   %p = llvm.getelementptr %ap[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-  %v = llvm.load %p : !llvm.ptr<1> -> i32
+  %v = llvm.load %p : !llvm.ptr<1> -> i64
   %f = llvm.fadd %x, %x : f32
   llvm.store volatile %f, %p : f32, !llvm.ptr<1>
   func.return

@@ -335,3 +335,33 @@ func.func @by_size(%out: memref<?xi32, 1>, %n: index)
   memref.store %v, %out[%at] : memref<?xi32, 1>
   func.return
 }
+
+// -----
+
+// A clamp computed in i64 and cast to `index` at its load (as an imported kernel's
+// `x > 0 ? x - 1 : 0` is, lifted from clang's usub.sat): the cast of a piecewise
+// value is piecewise, each piece cast, so the load is still one masked contiguous
+// load and one load at the clamp, not a load per lane.
+// CHECK-LABEL: func.func private @__vecz_v8_clamped_i64(
+// CHECK:         %[[WINS:.*]] = llvm.icmp "uge" %{{.*}}, %{{.*}} : vector<8xi64>
+// CHECK-NEXT:    %[[LIN:.*]] = arith.subi %{{.*}}, %one : i64
+// CHECK-NEXT:    %[[CLAMP:.*]] = arith.subi %one, %one : i64
+// CHECK-NEXT:    %[[LIN_I:.*]] = arith.index_cast %[[LIN]] : i64 to index
+// CHECK-NEXT:    %[[CLAMP_I:.*]] = arith.index_cast %[[CLAMP]] : i64 to index
+// CHECK:         %[[L:.*]] = vector.maskedload %a[%[[LIN_I]]], %[[WINS]], %{{.*}}
+// CHECK:         memref.load %a[%[[CLAMP_I]]] : memref<?xf32, 1 : i64>
+// CHECK:         %v = llvmx.select %[[WINS]], %[[L]], %{{.*}} : vector<8xi1>, vector<8xf32>
+// CHECK-NEXT:    vector.store %v, %b[%g] : memref<?xf32, 1 : i64>, vector<8xf32>
+func.func @clamped_i64(%a: memref<?xf32, 1>, %b: memref<?xf32, 1>)
+    attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %one = arith.constant 1 : i64
+  %g = mux.get_global_id %d0
+  %x = arith.index_cast %g : index to i64
+  %top = arith.maxui %x, %one : i64
+  %left = arith.subi %top, %one : i64
+  %at = arith.index_cast %left : i64 to index
+  %v = memref.load %a[%at] : memref<?xf32, 1>
+  memref.store %v, %b[%g] : memref<?xf32, 1>
+  func.return
+}
