@@ -26,13 +26,12 @@ equivalent (the inverse of `convert-to-llvm`'s tables,
   as it was, and the pointers they use with it.
 
 First the kernel's branches: its CFG becomes one block of `scf.if` and
-`scf.while` (`control_flow.py`: diamonds, and loops with one latch and one
-way out, clang's rotated loops among them, whatever diamonds and loops their
-bodies hold), which `run-vecz` handles
-(it does not vectorise `llvm.br`) and `work-item-loops`' bound functions read
-(an `&&` is then nested `scf.if`s, which `lowering/scheduling/bounds.py` takes
-as one guard). The ops are
-lifted in kernel entry points that are one block then (nested regions included);
+`scf.while` (`control_flow.py`: diamonds, and loops with one latch and one way
+out, clang's rotated loops among them, whatever diamonds and loops their bodies
+hold), which `run-vecz` handles (it does not vectorise `llvm.br`) and
+`work-item-loops`' bound functions read (an `&&` is then nested `scf.if`s, which
+`lowering/scheduling/bounds.py` takes as one guard). The ops are lifted in
+kernel entry points that are one block then (nested regions included);
 a kernel whose CFG has another shape keeps it and its `llvm` ops (`run-vecz`
 would refuse it anyway).
 
