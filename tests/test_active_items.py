@@ -38,9 +38,7 @@ CONDITIONS = {
     "eq": "arith.cmpi eq, %v, %u : i64",
 }
 
-KERNEL = """
-func.func @guarded(%out: memref<?xi32, 1>, %a: i64, %b: i64, %u: i64, %flag: i1)
-    attributes {{mux.kernel = "entry-point"}} {{
+MARKED = """
   %x_dim = arith.constant 0 : i32
   %gid = mux.get_global_linear_id
   %zero = arith.constant 0 : i32
@@ -49,7 +47,16 @@ func.func @guarded(%out: memref<?xi32, 1>, %a: i64, %b: i64, %u: i64, %flag: i1)
       semantics(acq_rel | cross_work_group_memory)
   %lid = mux.get_local_id %x_dim
   %x = arith.index_cast %lid : index to i64
-  %ax = arith.muli %a, %x : i64
+"""
+"""The start of the kernels that mark the work-items that take a guarded path in
+`%out`: every mark 0, then a barrier region on `%x`, the local id as an i64."""
+
+KERNEL = (
+    """
+func.func @guarded(%out: memref<?xi32, 1>, %a: i64, %b: i64, %u: i64, %flag: i1)
+    attributes {{mux.kernel = "entry-point"}} {{"""
+    + MARKED
+    + """  %ax = arith.muli %a, %x : i64
   %v = arith.addi %ax, %b : i64
   %c0 = {condition}
   %c = arith.andi %c0, %flag : i1
@@ -60,6 +67,7 @@ func.func @guarded(%out: memref<?xi32, 1>, %a: i64, %b: i64, %u: i64, %flag: i1)
   func.return
 }}
 """
+)
 
 
 def signed(value: int) -> int:
@@ -130,18 +138,12 @@ def test_marks_match_the_condition(guarded, a, b, u, flag, global_size, local_si
     np.testing.assert_array_equal(out, expected_marks(predicate, a, b, u, flag, x))
 
 
-CHAIN = """
+CHAIN = (
+    """
 func.func @chain(%out: memref<?xi32, 1>, %b: i64, %u: i64)
-    attributes {mux.kernel = "entry-point"} {
-  %x_dim = arith.constant 0 : i32
-  %gid = mux.get_global_linear_id
-  %zero = arith.constant 0 : i32
-  memref.store %zero, %out[%gid] : memref<?xi32, 1>
-  mux.work_group_barrier id(0) scope(work_group)
-      semantics(acq_rel | cross_work_group_memory)
-  %lid = mux.get_local_id %x_dim
-  %x = arith.index_cast %lid : index to i64
-  %three = arith.constant 3 : i64
+    attributes {mux.kernel = "entry-point"} {"""
+    + MARKED
+    + """  %three = arith.constant 3 : i64
   %r = arith.remui %x, %three : i64
   %c0 = arith.constant 0 : i64
   %first = arith.cmpi eq, %r, %c0 : i64
@@ -158,6 +160,7 @@ func.func @chain(%out: memref<?xi32, 1>, %b: i64, %u: i64)
   func.return
 }
 """
+)
 """An `&&` chain as clang gives it (nested ifs), the second condition on `2x + b`
 spelt as a shift: its bound is the second condition's."""
 
@@ -219,6 +222,13 @@ func.func @k(%out: memref<?xi32, 1>, %n: index)
 """
 
 
+NOT_AFFINE = """
+  %r = arith.remui %lid, %n : index
+  %c0 = arith.constant 0 : index
+  %c = arith.cmpi eq, %r, %c0 : index"""
+"""The first condition of an `&&` chain: `lid % n == 0`, not affine."""
+
+
 def test_the_guard_of_a_tree_step_gets_a_bound_and_a_helper():
     body = """
   %c = arith.cmpi ult, %lid, %n : index
@@ -258,10 +268,8 @@ def test_the_guard_of_a_tree_step_gets_a_bound_and_a_helper():
   }
 """,
         # an && chain whose second bound is computed in its own block
-        """
-  %r = arith.remui %lid, %n : index
-  %c0 = arith.constant 0 : index
-  %c = arith.cmpi eq, %r, %c0 : index
+        NOT_AFFINE
+        + """
   scf.if %c {
     %m = arith.muli %n, %n : index
     %d = arith.cmpi ult, %lid, %m : index
@@ -269,10 +277,8 @@ def test_the_guard_of_a_tree_step_gets_a_bound_and_a_helper():
   }
 """,
         # an && chain whose inner way out stores
-        """
-  %r = arith.remui %lid, %n : index
-  %c0 = arith.constant 0 : index
-  %c = arith.cmpi eq, %r, %c0 : index
+        NOT_AFFINE
+        + """
   scf.if %c {
     %d = arith.cmpi ult, %lid, %n : index
     scf.if %d { memref.store %one, %out[%gid] : memref<?xi32, 1> }

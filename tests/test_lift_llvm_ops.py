@@ -152,6 +152,31 @@ __kernel void nested(__global const int *in, __global int *out, uint n)
             if ((in[i] + (int)b) % 3 == 0)
                 out[i] += (int)a;
 }
+
+// clang cannot rotate a loop whose header has a barrier (it would copy it): the
+// loop is left after the barrier, at the top of its body.
+__kernel void halving(__global const int *in, __global int *out)
+{
+    __local int s[64];
+    size_t lid = get_local_id(0);
+    size_t n = get_local_size(0);
+    s[lid] = in[get_global_id(0)];
+    int rounds = 0;
+    for (;;) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (n <= 1)
+            break;
+        size_t h = (n + 1) / 2;
+        int v = 0;
+        if (lid + h < n)
+            v = s[lid + h];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        s[lid] += v;
+        n = h;
+        ++rounds;
+    }
+    out[get_global_id(0)] = lid == 0 ? s[0] : rounds;
+}
 """
 
 CASES = pytest.mark.parametrize(
@@ -483,7 +508,7 @@ def test_nested(programs, size, local, n):
     np.testing.assert_array_equal(results[1], results[0])
 
 
-@pytest.mark.parametrize("kernel", ["tree", "nested"])
+@pytest.mark.parametrize("kernel", ["tree", "nested", "halving"])
 def test_loops_of_several_blocks_are_lifted(kernel):
     """Their kernels are one block of scf ops: no llvm branch is left."""
     module = parse_cached(to_mlir(SOURCE, "opencl", "<lift>").mlir, "<lift>").clone()
@@ -512,3 +537,18 @@ def test_local_variables_vectorised(kernel):
     out = np.full(size, np.nan, np.float32)
     program.kernel(kernel)(data, out, global_size=size, local_size=16)
     np.testing.assert_array_equal(out, _local_expected(kernel, data, 16))
+
+
+@CASES
+def test_halving(programs, size, local):
+    """A loop left at the top of its body (a barrier before the test), with a
+    barrier, a diamond and a load in the rest; its counter used after it."""
+    data = np.random.default_rng(size).integers(-50, 50, size).astype(np.int32)
+    results = run_both(programs, "halving", np.int32(-1), [data, OUT], (size, local))
+    expected = np.empty(size, np.int32)
+    for start in range(0, size, local):
+        m = min(local, size - start)
+        expected[start : start + m] = (m - 1).bit_length()
+        expected[start] = data[start : start + m].sum()
+    np.testing.assert_array_equal(results[0], expected)
+    np.testing.assert_array_equal(results[1], results[0])

@@ -34,12 +34,12 @@ equivalent (the inverse of `convert-to-llvm`'s tables,
   as it was, and the pointers they use with it.
 
 First the kernel's branches: its CFG becomes one block of `scf.if` and
-`scf.while` (`control_flow.py`: diamonds, and clang's rotated loops with one
-latch, whatever diamonds and loops their bodies hold), which `run-vecz` handles
-(it does not vectorise `llvm.br`) and `work-item-loops`' bound functions read
-(an `&&` is then nested `scf.if`s, which `lowering/scheduling/bounds.py` takes
-as one guard). The ops are
-lifted in kernel entry points that are one block then (nested regions included);
+`scf.while` (`control_flow.py`: diamonds, and loops with one latch and one way
+out, clang's rotated loops among them, whatever diamonds and loops their bodies
+hold), which `run-vecz` handles (it does not vectorise `llvm.br`) and
+`work-item-loops`' bound functions read (an `&&` is then nested `scf.if`s, which
+`lowering/scheduling/bounds.py` takes as one guard). The ops are lifted in
+kernel entry points that are one block then (nested regions included);
 a kernel whose CFG has another shape keeps it and its `llvm` ops (`run-vecz`
 would refuse it anyway).
 
@@ -85,8 +85,9 @@ _MIN_MAX = {name: arith_op for arith_op, name in INTEGER_MIN_MAX.items()}
 @dataclass(frozen=True)
 class LiftLLVMOpsPass(ModulePass):
     """Kernel entry points' branches as `scf` ops where their shape allows
-    (diamonds, loops with one latch), then the `llvm` ops of those that are one
-    block that have an exact `arith` or `memref` equivalent, as that."""
+    (diamonds, loops with one latch and one way out), then the `llvm` ops of
+    those that are one block that have an exact `arith` or `memref`
+    equivalent, as that."""
 
     name = "lift-llvm-ops"
 

@@ -10,32 +10,43 @@ The shapes lifted:
   lead to, a nested diamond or loop counted as one step) is
   `scf.if %c -> (the types of ^m's arguments)`, each region the blocks of its path
   up to `^m`, yielding what that path passes to `^m`;
-- **a loop with one latch** (clang's rotated loops, `do { body } while (c)`
-  behind a guard that is a triangle of its own): a header `^h` whose loop has
-  one block `^l` branching back to it, by `llvm.cond_br %c, ^h(next...),
-  ^exit(...)` (or the other way round), that branch being the only way out of
-  the loop and `^h` the only way in. It is an `scf.while` whose `before`
-  region is the path from `^h` to `^l` (its branches lifted as above, inner
-  loops as loops), then `^l`: a do-while, the body then the condition. It
-  forwards the next values of `^h`'s arguments, the arguments of the exit,
-  and the values of the path that later blocks use (only the path's own
-  values and `^h`'s arguments can be: the others are in blocks that do not
-  dominate `^l`, the only way out), which become results of the `scf.while`;
-  its `after` region yields the next values. A loop is one step of the paths
-  outside it, and the paths inside it end at `^l`, so the diamonds in its body
-  meet inside it. A loop of one block is the case `^h` = `^l`.
+- **a loop with one latch and one way out**: a header `^h`, the only way into
+  the loop, a latch `^l`, the one block branching back to it, and one block
+  `^e` whose `llvm.cond_br` leaves the loop (one target in the loop, the other
+  the exit). Clang's rotated loop (`do { body } while (c)`, behind a guard that
+  is a triangle of its own) has `^e` = `^l`; a loop tested at its top (clang
+  does not rotate a loop whose test follows a barrier: it would copy it) has
+  `^e` = `^h` and `^l` ending in `llvm.br ^h(next...)`. It is an `scf.while`
+  whose `before` region is the path from `^h` to `^e` (its branches lifted as
+  above, inner loops as loops), with `^e`'s condition (negated if the loop
+  goes on when it is false), and whose `after` region is the rest of the path
+  to `^l`, yielding the next values of `^h`'s arguments (`^e` = `^l`: it
+  yields what it is given). The `scf.condition` forwards what `^e` passes on
+  in the loop and to the exit, and the values of the `before` region the
+  `after` region or later blocks use (the region's own values and `^h`'s
+  arguments: the others are in blocks that do not dominate `^e`, the only way
+  on), which become results of the `scf.while`; a constant is copied instead.
+  A loop is one step of the paths outside it, and the paths inside it end at
+  `^l`, so the diamonds in its body meet inside it. `^e` must be on the path
+  from `^h` (not inside one of its branches: that branch's path leads back to
+  `^h`, which the lifting has taken already, and is refused). A loop of one
+  block is the case `^h` = `^e` = `^l`.
 
-Anything else (a loop with several latches, one left elsewhere than at its
-latch: a `break`, a `return` inside, a loop tested at its top; a jump into a
-loop, a switch, a block reached on two paths that do not meet as above) is
-`Unstructured`, and the kernel keeps its CFG, correct but not vectorised.
+Anything else (a loop with several latches, or left at two blocks: a `break`,
+a `return` inside; a jump into a loop, a switch, a block reached on two paths
+that do not meet as above) is `Unstructured`, and the kernel keeps its CFG,
+correct but not vectorised.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from xdsl.dialects import arith, cf, func, llvm, scf
 from xdsl.dialects.builtin import IntegerAttr, i1
-from xdsl.ir import Block, Region, SSAValue, Use
+from xdsl.ir import Block, Operation, Region, SSAValue, Use
+
+_CONSTANTS = (llvm.ConstantOp, arith.ConstantOp)
 
 
 class Unstructured(Exception):
@@ -88,11 +99,27 @@ def _successors(block: Block) -> list[Edge]:
     raise Unstructured(f"a block ending in {term.name if term else 'nothing'}")
 
 
-def _loops(entry: Block) -> dict[Block, Block]:
-    """The loops of the CFG from `entry`, each header with its latch (the block
-    that branches back to it). Unstructured unless each loop has one latch,
-    which ends in a `cond_br` to the header and to a block outside the loop, is
-    the only way out of the loop, and the header the only way in."""
+@dataclass
+class _Loop:
+    """A loop of the CFG (module docstring): entered at `header`, left at
+    `exiting` only, by `exit`; `latch` branches back to the header."""
+
+    header: Block
+    exiting: Block
+    latch: Block
+    body: set[Block]
+    inside: Block
+    """`exiting`'s successor in the loop."""
+    exit: Block
+    goes_on: bool
+    """Whether the loop goes on when `exiting`'s condition is true."""
+
+
+def _loops(entry: Block) -> dict[Block, _Loop]:
+    """The loops of the CFG from `entry`, by header: Unstructured unless each
+    has one latch and one way out, the `cond_br` of a block (the latch, or one
+    before it whose other successor is in the loop, the latch then ending in a
+    `br` to the header), and the header is the only way in."""
     back: dict[Block, list[Block]] = {}
     on_stack, seen = {entry}, {entry}
     stack = [(entry, iter([t for t, _ in _successors(entry)]))]
@@ -108,34 +135,34 @@ def _loops(entry: Block) -> dict[Block, Block]:
             seen.add(target)
             on_stack.add(target)
             stack.append((target, iter([t for t, _ in _successors(target)])))
-    loops = {}
-    for header, latches in back.items():
-        if len(latches) != 1:
-            raise Unstructured("a loop with several latches")
-        latch = latches[0]
-        body = _loop_body(header, latch)
-        for block in body:
-            outside = [t for t, _ in _successors(block) if t not in body]
-            if block is not header and any(p not in body for p in block.predecessors()):
-                raise Unstructured("a jump into a loop")
-            if block is not latch and outside:
-                raise Unstructured("a way out of a loop before its latch")
-        exits = [t for t, _ in _successors(latch) if t not in body]
-        if not isinstance(latch.last_op, llvm.CondBrOp) or len(exits) != 1:
-            raise Unstructured("a loop without one exit at its latch")
-        loops[header] = latch
-    return loops
+    return {header: _loop(header, latches) for header, latches in back.items()}
 
 
-def _loop_body(header: Block, latch: Block) -> set[Block]:
-    """The header and the blocks that reach the latch without passing it."""
+def _loop(header: Block, latches: list[Block]) -> _Loop:
+    if len(latches) != 1:
+        raise Unstructured("a loop with several latches")
+    (latch,) = latches
     body, work = {header, latch}, [] if latch is header else [latch]
-    while work:
+    while work:  # the blocks that reach the latch without passing the header
         for pred in work.pop().predecessors():
             if pred not in body:
                 body.add(pred)
                 work.append(pred)
-    return body
+    if any(p not in body for b in body - {header} for p in b.predecessors()):
+        raise Unstructured("a jump into a loop")
+    exiting = [b for b in body if any(t not in body for t, _ in _successors(b))]
+    if len(exiting) != 1:
+        raise Unstructured("a loop left at several blocks, or never")
+    (block,) = exiting
+    term = block.last_op
+    if not isinstance(term, llvm.CondBrOp) or not set(term.successors) & body:
+        raise Unstructured("a loop left both ways of a branch")
+    if block is not latch and not isinstance(latch.last_op, llvm.BrOp | cf.BranchOp):
+        raise Unstructured("a loop whose latch branches")
+    then_, else_ = term.successors
+    goes_on = then_ in body
+    inside, exit_ = (then_, else_) if goes_on else (else_, then_)
+    return _Loop(header, block, latch, body, inside, exit_, goes_on)
 
 
 class _Lifting:
@@ -143,28 +170,26 @@ class _Lifting:
         self.emitted: set[Block] = set()
         self.merging: set[Block] = set()
         self.loops = _loops(entry)
-        """Each loop's header with its latch."""
-        self.exits = {}
-        """The header and the latch of each loop with the loop's exit."""
-        for header, latch in self.loops.items():
-            self.exits[header] = self.exits[latch] = self.exit_edge(latch)[0]
-
-    def exit_edge(self, latch: Block) -> Edge:
-        header = next(h for h, end in self.loops.items() if end is latch)
-        return next(e for e in _successors(latch) if e[0] is not header)
+        self.steps: dict[Block, Block] = {}
+        """The block after each loop's header and latch on a path (the loop's
+        exit: a loop is one step of the paths outside it, and the paths inside
+        it end at its latch), and after the block it is left at (its successor
+        in the loop), if another."""
+        for loop in self.loops.values():
+            self.steps[loop.exiting] = loop.inside
+            self.steps[loop.header] = self.steps[loop.latch] = loop.exit
 
     # -- the structure: where each path goes ------------------------------------------
 
     def after(self, block: Block) -> Block | None:
         """The block a path goes to after `block`: its branch's one target, the
-        exit of its loop (after a loop's header or latch: a loop is one step of
-        the paths outside it, and the paths inside it lead to its latch), or the
-        meeting point of its two paths."""
+        next step of a loop's (`steps`), or the meeting point of its two
+        paths."""
         edges = _successors(block)
         if not edges:
             return None
-        if block in self.exits:
-            return self.exits[block]
+        if block in self.steps:
+            return self.steps[block]
         if len(edges) == 1:
             return edges[0][0]
         return self.meeting(block)
@@ -204,7 +229,8 @@ class _Lifting:
         """Moves the path from `block` (entered with `args`) up to `stop` into
         `to`; returns what it passes to `stop` (None: it returned)."""
         while block is not stop:
-            assert block is not None
+            if block is None:
+                raise Unstructured("a path that does not lead where it should")
             self.claim(block)
             if block in self.loops:
                 block, args = self.emit_loop(block, args, to)
@@ -251,30 +277,21 @@ class _Lifting:
         return meeting, list(if_.results)
 
     def emit_loop(self, header: Block, init: list[SSAValue], to: Block) -> Edge:
-        """The loop of `header` (entered with `init`) as an `scf.while` whose
-        `before` region is the path from the header to the latch; the exit edge."""
-        latch = self.loops[header]
-        term = latch.last_op
-        assert isinstance(term, llvm.CondBrOp)
-        (then_, then_args), (else_, else_args) = _successors(latch)
-        if then_ is else_:
-            raise Unstructured("a loop branching to its header both ways")
+        """The loop of `header` (entered with `init`) as an `scf.while`: its
+        `before` region the path from the header to the block the loop is left
+        at, its `after` region the rest of the path to the latch; the exit edge.
+        (A way out inside a branch of the loop is not on that path: the path
+        of that branch leads back to the header, which is Unstructured.)"""
+        loop = self.loops[header]
         before = Block(arg_types=[a.type for a in header.args])
-        args: list[SSAValue] | None = list(before.args)
-        if latch is not header:
+        args = list(before.args)
+        if loop.exiting is not header:
             edge = self.emit_block(header, args, before)
-            assert edge is not None  # a return is a way out: _loops refused it
-            args = self.emit(*edge, latch, before)
-            assert args is not None
-            self.claim(latch)
-        for old, new in zip(latch.args, args, strict=True):
-            old.replace_all_uses_with(new)
-        _move_body(latch, before)
+            args = self.emit(*edge, loop.exiting, before) if edge else None
+            self.claim(loop.exiting)
+        term = self.emit_last(loop.exiting, args, before)
         cond = term.cond
-        if then_ is header:
-            again, (exit_, exit_args) = then_args, (else_, else_args)
-        else:  # the loop goes on when the condition is false
-            again, (exit_, exit_args) = else_args, (then_, then_args)
+        if not loop.goes_on:
             true = arith.ConstantOp(IntegerAttr(1, i1))
             negated = arith.XOrIOp(cond, true)
             before.add_ops([true, negated])
@@ -290,21 +307,64 @@ class _Lifting:
                 op = op.parent_op()
             return True
 
+        def in_after(use: Use) -> bool:  # in a block of the after region
+            block = use.operation.parent_block()
+            return block in loop.body and block not in self.emitted
+
         defined = [*before.args, *(r for op in before.ops for r in op.results)]
         escaping = [v for v in defined if any(map(outside, v.uses))]
+        after = Block()
+        for value in [v for v in escaping if isinstance(v.owner, _CONSTANTS)]:
+            escaping.remove(value)  # copied where it is used rather than forwarded
+            for block, where in ((after, in_after), (to, outside)):
+                if any(map(where, value.uses)):
+                    copy = value.owner.clone()
+                    block.add_op(copy)
+                    value.replace_uses_with_if(copy.results[0], where)
+        edges = _successors(loop.exiting)  # their arguments are the new values
+        (_, again), (_, exit_args) = edges if loop.goes_on else edges[::-1]
         forwarded = [*again, *exit_args]
         forwarded += [v for v in dict.fromkeys(escaping) if v not in forwarded]
         before.add_op(scf.ConditionOp(cond, *forwarded))
-        after = Block(arg_types=[v.type for v in forwarded])
-        after.add_op(scf.YieldOp(*after.args[: len(again)]))
+        for value in forwarded:
+            after.insert_arg(value.type, len(after.args))
+        for value in escaping:  # the after region has them as its arguments
+            value.replace_uses_with_if(after.args[forwarded.index(value)], in_after)
+        self.emit_after(loop, list(after.args[: len(again)]), after)
         types = [v.type for v in forwarded]
-        loop = scf.WhileOp(init, types, Region(before), Region(after))
-        to.add_op(loop)
-        for value in escaping:  # the value the loop had when it stopped
-            result = loop.results[forwarded.index(value)]
+        while_ = scf.WhileOp(init, types, Region(before), Region(after))
+        to.add_op(while_)
+        for value in escaping:  # after the loop, the value it had when it stopped
+            result = while_.results[forwarded.index(value)]
             value.replace_uses_with_if(result, outside)
         first = len(again) + len(exit_args)
-        return exit_, list(loop.results[len(again) : first])
+        return loop.exit, list(while_.results[len(again) : first])
+
+    def emit_after(self, loop: _Loop, args: list[SSAValue], after: Block) -> None:
+        """The `after` region of `loop`'s `scf.while`, entered with `args`: the
+        path from the block the loop is left at to the latch, yielding what the
+        latch passes to the header."""
+        if loop.exiting is loop.latch:
+            after.add_op(scf.YieldOp(*args))
+            return
+        passed = self.emit(loop.inside, args, loop.latch, after)
+        self.claim(loop.latch)
+        self.emit_last(loop.latch, passed, after)
+        ((_, again),) = _successors(loop.latch)
+        after.add_op(scf.YieldOp(*again))
+
+    def emit_last(
+        self, block: Block, args: list[SSAValue] | None, to: Block
+    ) -> Operation:
+        """Moves `block`'s ops but its branch into `to`, entered with `args`
+        (None: the path to it returned); its branch."""
+        if args is None:
+            raise Unstructured("a return inside a loop")
+        for old, new in zip(block.args, args, strict=True):
+            old.replace_all_uses_with(new)
+        _move_body(block, to)
+        assert block.last_op is not None
+        return block.last_op
 
 
 def _move_body(block: Block, to: Block) -> None:

@@ -4,7 +4,8 @@
 // scf.if yielding what each path passes to the block where they meet; clang's
 // rotated loop (a block branching back to itself) is an scf.while whose
 // `before` region is the block, forwarding the next values, the exit's arguments
-// and the values used after the loop.
+// and the values used after the loop. Loops of several blocks:
+// lift_llvm_ops_loops.mlir.
 
 // A diamond: the meeting block's argument is the scf.if's result.
 // CHECK-LABEL: func.func @diamond(
@@ -77,29 +78,6 @@ func.func @loop(%x: i64, %n: i64, %p: !llvm.ptr)
 ^exit:
   llvm.store %s2, %p : i64, !llvm.ptr
   llvm.br ^end
-^end:
-  func.return
-}
-
-// -----
-
-// A loop tested at its top (left at its header, not at its latch: the shape of a
-// `break` too) is not lifted: the kernel keeps its CFG and its llvm ops. Loops of
-// several blocks that are lifted: lift_llvm_ops_loops.mlir.
-// CHECK-LABEL: func.func @two_blocks(
-// CHECK:         llvm.br ^{{.*}}(%n : i64)
-// CHECK:         llvm.icmp
-// CHECK:         llvm.cond_br
-func.func @two_blocks(%n: i64) attributes {mux.kernel = "entry-point"} {
-  llvm.br ^head(%n : i64)
-^head(%i: i64):
-  %zero = llvm.mlir.constant(0 : i64) : i64
-  %more = llvm.icmp "ugt" %i, %zero : i64
-  llvm.cond_br %more, ^latch, ^end
-^latch:
-  %one = llvm.mlir.constant(1 : i64) : i64
-  %next = llvm.sub %i, %one : i64
-  llvm.br ^head(%next : i64)
 ^end:
   func.return
 }

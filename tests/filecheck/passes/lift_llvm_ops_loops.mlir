@@ -1,9 +1,11 @@
 // RUN: mux-opt --split-input-file %s -p lift-llvm-ops | filecheck %s
 //
-// lift-llvm-ops lifts a loop of several blocks with one latch (clang's rotated
-// loop with branches in its body) to an scf.while whose `before` region is the
-// path from the header to the latch, the latch's condition its scf.condition.
-// A loop left other than at its latch, or with two latches, keeps its CFG.
+// lift-llvm-ops lifts a loop of several blocks with one latch and one way out to an
+// scf.while whose `before` region is the path from the header to the block the
+// loop is left at (clang's rotated loop: the latch; a loop tested at its top: the
+// header), whose condition is the scf.condition, and whose `after` region is the
+// rest of the path to the latch. A loop left at two blocks, or inside a branch of
+// its body, or with two latches, keeps its CFG.
 
 // reduce.cl's loop: a guard before it (a triangle), an && chain in its body
 // (nested scf.if), the barrier in the latch.
@@ -96,8 +98,8 @@ func.func @header_value(%n: i64, %p: !llvm.ptr) attributes {mux.kernel = "entry-
 
 // -----
 
-// A way out of the loop at its header (a break, or a loop tested at its top): the
-// kernel keeps its CFG.
+// Two ways out of the loop, at its header and at its latch (a `break`): the kernel
+// keeps its CFG.
 // CHECK-LABEL: func.func @break(
 // CHECK:         llvm.cond_br %big, ^{{.*}}, ^{{.*}}
 // CHECK:         llvm.cond_br %more
@@ -136,6 +138,110 @@ func.func @two_latches(%n: i64, %p: !llvm.ptr) attributes {mux.kernel = "entry-p
   llvm.cond_br %more, ^head(%next : i64), ^exit
 ^b:
   llvm.cond_br %odd, ^head(%next : i64), ^exit
+^exit:
+  func.return
+}
+
+// -----
+
+// A loop tested at its top: the header is the `before` region, the latch the
+// `after` region; the header's argument the latch uses is forwarded.
+// CHECK-LABEL: func.func @top(
+// CHECK:         %{{.*}} = scf.while (%[[I:.*]] = %n) : (i64) -> i64 {
+// CHECK-NEXT:      %zero = arith.constant 0 : i64
+// CHECK-NEXT:      %more = arith.cmpi ugt, %[[I]], %zero : i64
+// CHECK-NEXT:      scf.condition(%more) %[[I]] : i64
+// CHECK-NEXT:    } do {
+// CHECK-NEXT:    ^{{.*}}(%[[IA:.*]]: i64):
+// CHECK-NEXT:      %one = arith.constant 1 : i64
+// CHECK-NEXT:      %next = arith.subi %[[IA]], %one : i64
+// CHECK-NEXT:      scf.yield %next : i64
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+func.func @top(%n: i64) attributes {mux.kernel = "entry-point"} {
+  llvm.br ^head(%n : i64)
+^head(%i: i64):
+  %zero = llvm.mlir.constant(0 : i64) : i64
+  %more = llvm.icmp "ugt" %i, %zero : i64
+  llvm.cond_br %more, ^latch, ^end
+^latch:
+  %one = llvm.mlir.constant(1 : i64) : i64
+  %next = llvm.sub %i, %one : i64
+  llvm.br ^head(%next : i64)
+^end:
+  func.return
+}
+
+// -----
+
+// A loop left in the middle of its body (at ^test, after a diamond): the path to
+// it is the `before` region, the latch the `after` region. The values of the
+// `before` region the latch or the exit uses are forwarded (a constant is copied
+// instead); the exit's argument is the header's, forwarded once.
+// CHECK-LABEL: func.func @mid(
+// CHECK:         %[[K:.*]], %[[SQ:.*]] = scf.while (%[[KA:.*]] = %zero) : (i64) -> (i64, i64) {
+// CHECK-NEXT:      %one = arith.constant 1 : i64
+// CHECK:           scf.if %is_odd {
+// CHECK:           %[[SQA:.*]] = arith.muli %[[KA]], %[[KA]] : i64
+// CHECK-NEXT:      %big = arith.cmpi uge, %[[SQA]], %n : i64
+// CHECK-NEXT:      %[[TRUE:.*]] = arith.constant true
+// CHECK-NEXT:      %[[GO:.*]] = arith.xori %big, %[[TRUE]] : i1
+// CHECK-NEXT:      scf.condition(%[[GO]]) %[[KA]], %[[SQA]] : i64, i64
+// CHECK-NEXT:    } do {
+// CHECK-NEXT:    ^{{.*}}(%[[KB:.*]]: i64, %[[SQB:.*]]: i64):
+// CHECK-NEXT:      %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-NEXT:      llvm.store %[[SQB]], %p : i64, !llvm.ptr
+// CHECK-NEXT:      %next = arith.addi %[[KB]], %[[ONE]] : i64
+// CHECK-NEXT:      scf.yield %next : i64
+// CHECK-NEXT:    }
+// CHECK-NEXT:    llvm.store %[[SQ]], %p : i64, !llvm.ptr
+// CHECK-NEXT:    llvm.store %[[K]], %p : i64, !llvm.ptr
+func.func @mid(%n: i64, %p: !llvm.ptr) attributes {mux.kernel = "entry-point"} {
+  %zero = llvm.mlir.constant(0 : i64) : i64
+  llvm.br ^head(%zero : i64)
+^head(%k: i64):
+  %one = llvm.mlir.constant(1 : i64) : i64
+  %odd = llvm.and %k, %one : i64
+  %is_odd = llvm.icmp "ne" %odd, %zero : i64
+  llvm.cond_br %is_odd, ^store, ^test
+^store:
+  llvm.store %k, %p : i64, !llvm.ptr
+  llvm.br ^test
+^test:
+  %sq = llvm.mul %k, %k : i64
+  %big = llvm.icmp "uge" %sq, %n : i64
+  llvm.cond_br %big, ^exit(%k : i64), ^latch
+^latch:
+  llvm.store %sq, %p : i64, !llvm.ptr
+  %next = llvm.add %k, %one : i64
+  llvm.br ^head(%next : i64)
+^exit(%last: i64):
+  llvm.store %sq, %p : i64, !llvm.ptr
+  llvm.store %last, %p : i64, !llvm.ptr
+  func.return
+}
+
+// -----
+
+// A loop left inside a branch of its body: the kernel keeps its CFG.
+// CHECK-LABEL: func.func @exit_in_branch(
+// CHECK:         llvm.cond_br %odd
+// CHECK:         llvm.cond_br %done
+func.func @exit_in_branch(%n: i64, %p: !llvm.ptr) attributes {mux.kernel = "entry-point"} {
+  %zero = llvm.mlir.constant(0 : i64) : i64
+  llvm.br ^head(%zero : i64)
+^head(%k: i64):
+  %one = llvm.mlir.constant(1 : i64) : i64
+  %next = llvm.add %k, %one : i64
+  %odd = llvm.icmp "ugt" %k, %zero : i64
+  llvm.cond_br %odd, ^a, ^b
+^a:
+  %done = llvm.icmp "uge" %next, %n : i64
+  llvm.cond_br %done, ^exit, ^latch
+^b:
+  llvm.br ^latch
+^latch:
+  llvm.br ^head(%next : i64)
 ^exit:
   func.return
 }

@@ -213,3 +213,44 @@ func.func @flags(%a: memref<?xi1, 1>, %p: memref<?xi1, 1>) attributes {mux.kerne
   }
   func.return
 }
+
+// -----
+
+// An && chain as OpenCL C gives it (reduce.cl's step: nested ifs, the first
+// condition `lid & (2d - 1) == 0` not affine, the second `lid + d < n` on i64
+// index_casts): one guard, narrowed by the second condition.
+// CHECK-LABEL: func.func private @"chain.mux-barrier-bound.1"(%s: memref<64xi32, 3 : i64>, %d: i64, %live: !llvm.ptr, %items: i64) -> (index, index) {
+// CHECK:         %size = mux.get_local_size
+// CHECK:         %m = arith.index_cast %n : index to i64
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[B:.*]] = arith.index_cast %d : i64 to index
+// CHECK-NEXT:    %[[U:.*]] = arith.index_cast %m : i64 to index
+// CHECK-NEXT:    %[[HI:.*]] = func.call @"mux-active-below.ult"(%[[ONE]], %[[B]], %[[U]], %size)
+// CHECK-NEXT:    func.return %[[ZERO]], %[[HI]] : index, index
+func.func @chain(%s: memref<64xi32, 3>, %d: i64) attributes {mux.kernel = "entry-point", mux.max_work_dim = 1 : i32} {
+  %x = arith.constant 0 : i32
+  %lid = mux.get_local_id %x
+  %n = mux.get_local_size %x
+  %v = arith.constant 1 : i32
+  memref.store %v, %s[%lid] : memref<64xi32, 3>
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  %l = arith.index_cast %lid : index to i64
+  %m = arith.index_cast %n : index to i64
+  %one = arith.constant 1 : i64
+  %d2 = arith.shli %d, %one : i64
+  %mask = arith.subi %d2, %one : i64
+  %low = arith.andi %l, %mask : i64
+  %c0 = arith.constant 0 : i64
+  %head = arith.cmpi eq, %low, %c0 : i64
+  scf.if %head {
+    %other = arith.addi %l, %d : i64
+    %inside = arith.cmpi ult, %other, %m : i64
+    scf.if %inside {
+      %i = arith.index_cast %other : i64 to index
+      %w = memref.load %s[%i] : memref<64xi32, 3>
+      memref.store %w, %s[%lid] : memref<64xi32, 3>
+    }
+  }
+  func.return
+}
