@@ -210,6 +210,10 @@ RUN_SUBSET = {
     "c11atomics.59_compare_exchange_strong_local_local_long": "passed",
     "c11atomics.66_compare_exchange_strong_local_private_single_int": "passed",
     "regression.31_local_struct_alignment": "passed",  # six ALIGN builds
+    "regression.74_stride_misaligned": "passed",  # packed records, as bytes
+    "regression.100_integer_zero_divide": "failed",  # clang: UB, the store is gone
+    "precision.02_denorms": "passed",  # with and without -cl-denorms-are-zero
+    "precision.87_single_sincos": "passed",  # random floats of every magnitude
     "task_02.09_printf_add": "passed",  # prints (to the worker's stderr), then adds
     "task_03.15_copy3": "passed",  # int3: the padding lane is not compared
     "task_04.11_byval_struct": "passed",  # a numpy record by value

@@ -37,6 +37,8 @@ MODULES = (
     "dma",
     "c11atomics",
     "regression",
+    "regression_later",
+    "precision",
     "vecz_tasks",
     "vecz_tasks_05_15",
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import In, InOut, Launch, Out, Scalar, compare, kts
+from . import In, InOut, Launch, Out, Scalar, compare, first_lanes, kts
 from .vecz_tasks import (
     A4,
     F32,
@@ -379,6 +379,7 @@ _BALANCE_IN = (np.arange(4, dtype=F32)[:, None] * 8 - np.arange(4, dtype=F32)).a
     F32
 )
 _B = ref("B").astype(np.int64)
+_B3 = _B[:, None] * 3 - np.arange(3)
 
 
 def _interleaved(count: int, expected: np.ndarray) -> list[Launch]:
@@ -482,6 +483,12 @@ MANIFESTS.update(
         "task_15.04_convert4": one(
             In(_B[:, None] * 4 - np.arange(4)),
             Out((_B[:, None] * 4 - np.arange(4)).astype(F32)),
+            local_size=2,
+        ),
+        # long3 (3 Ref_B(x) - i) to float3: 3-element vectors, 4 lanes in memory
+        "task_15.05_convert3": one(
+            In(vec(_B3.reshape(-1), 3)),
+            Out(first_lanes(vec(_B3.astype(F32).reshape(-1), 3)), F32, (N, 4)),
             local_size=2,
         ),
     }
