@@ -159,6 +159,7 @@ import json, sys, time
 for line in sys.stdin:
     name = line.strip().rsplit("/", 1)[-1]
     if name == "die.cl":
+        print("last words", file=sys.stderr, flush=True)
         sys.exit(3)
     if name == "hang.cl":
         time.sleep(60)
@@ -183,6 +184,7 @@ def test_dead_and_hung_workers_are_crashes_and_replaced(tmp_path):
         "c.cl": "compiled",
     }
     assert "died (status 3)" in results[tmp_path / "die.cl"]["reason"]
+    assert results[tmp_path / "die.cl"]["message"].endswith("last words\n")
     assert "no answer within 2 s" in results[tmp_path / "hang.cl"]["reason"]
     table = conformance.table(results)
     assert "| **all** | 5 | 3 | 0 | 2 |" in table
