@@ -5,14 +5,14 @@ loops and branches the vectoriser once got wrong. The references are the facts
 the tests state (constants, formulas of the element index), in numpy.
 
 Left for the PoCL oracle (`--vs-pocl`): the `75_partial_linearization*` and
-`81..84` BOSCC kernels, whose tests state their results only as a C copy of
-the kernel's control flow."""
+the BOSCC kernels `81..84` and `94`, whose tests state their results only as a
+C copy of the kernel's control flow."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import In, InOut, Launch, Local, Out, Scalar, first_lanes, kts
+from . import In, InOut, Launch, Local, Out, Scalar, compare, first_lanes, kts
 from .regression import ref_a
 
 I8, U8, U16, I32, U32, I64 = np.int8, np.uint8, np.uint16, np.int32, np.uint32, np.int64
@@ -108,6 +108,58 @@ def _varying_load(n: int = 10, meta: int = 1) -> np.ndarray:
     return np.where((ids <= 10) & (ids % 2 == 0), n * (meta + n), 0).astype(I32)
 
 
+def _bits_of(expected: np.ndarray):
+    """A check that the output has exactly `expected`'s bits (a NaN's payload
+    too, which a comparison of floats does not see)."""
+
+    def check(got: np.ndarray) -> str | None:
+        return compare(expected.view(I64), got.view(I64))
+
+    return check
+
+
+def _loop_bypass(bound: int = 16) -> tuple[np.ndarray, np.ndarray]:
+    """91: val = x - 33; val + 1 from 4 up; a negative val raised by `bound`
+    until it is not negative (its remainder modulo `bound`)."""
+    val = (X - 33).astype(I32)
+    out = np.where(val >= 4, val + 1, np.where(val < 0, val % bound, val))
+    return val, out.astype(I32)
+
+
+def _divided(r: int = 1234) -> np.ndarray:
+    """92: r / ((id * 237) & 15), or r where that is 0."""
+    div = (X * 237) & 0xF
+    return np.where(div != 0, r // np.maximum(div, 1), r).astype(I32)
+
+
+def _byval_structs() -> list:
+    """103: three {int foo, bar, gee} by value: (2, 1, 2), (4, 3, 5), (6, 9, 7)."""
+    record = np.dtype([("foo", I32), ("bar", I32), ("gee", I32)])
+    return [np.array(v, record)[()] for v in ((2, 1, 2), (4, 3, 5), (6, 9, 7))]
+
+
+_NESTED = np.dtype([("s", I8), ("t_s", I8), ("t_t", I8)])
+"""107's struct of nested one-char structs: s.s.s.a, t.s.s.s.a, t.t.a."""
+_POW_X, _POW_Y = np.array(
+    [
+        (0x3FAB763F, 0xC38E5D1B),
+        (0x3FAA757A, 0xC393E0E4),
+        (0x3FA97876, 0xC3947907),
+        (0x3FABCCAC, 0xC38E85E1),
+        (0x3FAB3503, 0x43987EDA),
+        (0x3FABB406, 0xC380ABED),
+        (0x3FA9F5E4, 0xC38F0B18),
+    ],
+    U32,
+).T.copy()
+_POW = (_POW_X.view(F32).astype(F64) ** _POW_Y.view(F32).astype(F64)).astype(F32)
+"""87: pow(x, y) of the CTS's inputs, in double, 16 ulp."""
+# 93's int2s (Ref_A(i), 0), as many as the second test reads
+_INT2_A = np.stack([ref_a(X[: N // 2 * 3 // 2]), 0 * X[: N // 2 * 3 // 2]], 1)
+_BYPASS_IN, _BYPASS_OUT = _loop_bypass()
+_NAN_BITS = np.full(3, 0x7FF0000000000001, np.uint64)
+
+
 _ROTATED = np.array([0xA5C30FF4, 0xA5C30FF4, 0x5C30FF4A, 0xE187FA52], U32)
 """0xA5C30FF4 rotated left by 0, 32, 4 and 7 bits."""
 
@@ -184,6 +236,105 @@ MANIFESTS: dict[str, list[Launch]] = {
         local_size=16,
     ),
     # a division by zero whose result is unused: every item stores its id
+    # 8 inputs 1..8, their prefix products, by 4 items of two each
+    "regression.85_scan_fact": _one(
+        Out(np.cumprod(np.arange(1, 9)).astype(I32)),
+        In(np.arange(1, 9, dtype=I32)),
+        global_size=4,
+        local_size=4,
+    ),
+    "regression.86_store_local": _one(
+        Out(np.full(8, 3, I32)), Scalar(I32(3)), global_size=8, local_size=2
+    ),
+    "regression.87_pow_powr": _one(
+        In(_POW_X.view(F32)),
+        In(_POW_Y.view(F32)),
+        Out(_POW, ulp=16),
+        Out(_POW, ulp=16),
+        global_size=_POW.size,
+    ),
+    **{
+        f"regression.88_{name}": _one(Out(np.ones(N, F32)), Scalar(I64(N)))
+        for name in ("scalar_loop_tail", "vstore_loop")
+    },
+    "regression.89_multiple_local_memory_kernels": _one(
+        In(kts.identity(16)),
+        Out(kts.identity(16)),
+        global_size=16,
+        local_size=1,
+        macros={"LOCAL_X": "1"},
+    ),
+    # item 0 copies the group's local ids out: only the first group's
+    "regression.90_offline_local_memcpy": _one(
+        Local(LN, I32), Out(kts.identity(LN)), global_size=LN, local_size=LN
+    ),
+    "regression.90_offline_local_memcpy_fixed": _one(
+        Local(17, I32), Out(kts.identity(17)), global_size=17, local_size=17
+    ),
+    "regression.91_loop_bypass_branch": _one(
+        In(_BYPASS_IN), Out(_BYPASS_OUT), Scalar(I32(16))
+    ),
+    "regression.92_danger_div_hoist": _one(
+        Out(_divided()), Scalar(I32(1234)), local_size=LN
+    ),
+    "regression.92_danger_div_hoist_long": _one(
+        Out(_divided()), Scalar(I64(1234)), local_size=LN
+    ),
+    # out[x] = in[x >> 1].x and in[(3 x) >> 1].x of int2s (Ref_A(i), 0)
+    "regression.93_ashr_index_underflow_1": _one(
+        In(_INT2_A[: N // 2].astype(I32)), Out(ref_a(X >> 1)), local_size=LN
+    ),
+    "regression.93_ashr_index_underflow_2": _one(
+        In(_INT2_A.astype(I32)),
+        Out(ref_a((3 * X[: N // 2]) >> 1)),
+        global_size=N // 2,
+        local_size=LN,
+    ),
+    "regression.95_illegal_uniform_stride": _one(
+        Out(np.where(X >= 1, ref_a(X - 1), 0).astype(I32)),
+        In(ref_a(X)),
+        local_size=LN,
+    ),
+    # every item stores 7 (id * 0 + 7) to element 3
+    "regression.98_store_uniform_pointer": _one(
+        InOut(np.full(8, 42, I32), np.where(np.arange(8) == 3, 7, 42).astype(I32)),
+        Scalar(I32(0)),
+        global_size=8,
+    ),
+    # a NaN's bits (exponent all ones, mantissa 1) through as_double3
+    "regression.99_as_double3_inline": _one(
+        In(_NAN_BITS.view(I64)),
+        Out(_bits_of(_NAN_BITS.view(F64)), F64, 3),
+        global_size=1,
+        local_size=1,
+    ),
+    # out[x] = x * 2 + (5 * 10 + 21) from the three structs' (foo - bar) * gee
+    "regression.103_byval_struct_align": _one(
+        Out((2 * X + 71).astype(I32)),
+        Scalar(np.uint64(2**64 - 1)),
+        In(ref_a(X)),
+        Scalar(np.uint64(2**64 - 1)),
+        Scalar(np.array([0xFEFEFEFE], U32).view(I32)[0]),
+        *(Scalar(v) for v in _byval_structs()),
+    ),
+    # s1.t.t.a + v + w = 2 + 7 + 9 and s2.t.s.s.s.a + v + w = 6 + 7 + 9
+    "regression.107_byval_struct_align": _one(
+        Scalar(np.array((2, 5, 2), _NESTED)[()]),
+        Scalar(I32(7)),
+        Out(np.full(16, 18, I32)),
+        Scalar(np.array((4, 6, 5), _NESTED)[()]),
+        Scalar(I32(9)),
+        Out(np.full(16, 22, I32)),
+        global_size=16,
+    ),
+    # native_* of 1.0 under -cl-fast-relaxed-math, none reaching 5: all 1
+    "regression.109_libm_native_double_input": _one(
+        In(np.ones(14, F64)),
+        Out(np.ones(14, U32)),
+        global_size=1,
+        local_size=1,
+        options="-cl-fast-relaxed-math",
+    ),
     "regression.100_integer_zero_divide": _one(InOut(ref_a(X), X.astype(I32))),
     "regression.101_extract_vec3": _one(
         In(_A3), *(Out(_A3[:, k].copy()) for k in range(3)), local_size=LN
