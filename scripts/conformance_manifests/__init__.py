@@ -39,6 +39,7 @@ MODULES = (
     "regression",
     "regression_later",
     "precision",
+    "precision_half",
     "vecz_tasks",
     "vecz_tasks_05_15",
 )

@@ -1,0 +1,232 @@
+"""Manifests of the half-precision kernels of the `precision` group (UnitCL's
+ktst_precision.cpp, its HalfOperatorTest and HalfMathBuiltins fixtures): one
+launch per vector width the fixture runs (`TYPE` half, half2 ... half16, through
+vloadN/vstoreN for the operators), on every combination of the half edge cases
+(NaNs, infinities, zeros, denormals, the largest values) followed by random
+halves of every bit pattern, each result within the test's ulps of its
+reference.
+
+The references are computed here in double from the halves' exact values and
+rounded once to half (`Out`'s ulps are then counted from the correctly rounded
+result). Functions whose half result double rounding could change (fma, mad)
+or whose tests check something else than one float function of the inputs
+(frexp, remquo, modf, fract, lgamma_r, ilogb, nan, ldexp, pown, rootn, the
+`_scalar` forms, the undefined-input checks of max, min, clamp, mix, step,
+smoothstep, the edge-case kernels) have no manifest yet."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from itertools import product
+
+import numpy as np
+
+from . import In, Launch, Out
+
+F16, F64, U16 = np.float16, np.float64, np.uint16
+
+EDGES = [
+    0x7C01, 0xFC01, 0x7C00, 0xFC00, 0x0000, 0x8000, 0x3C00, 0xBC00, 0x4000,
+    0xC000, 0x0001, 0x8001, 0x0002, 0x8002, 0x03FF, 0x83FF, 0x07FF, 0x87FF,
+    0x0400, 0x8400, 0x01A3, 0x81A3, 0x02C9, 0x82C9, 0x7BFF, 0xFBFF,
+]  # fmt: skip
+"""The half edge cases: NaNs, infinities, zeros, +-1, +-2, the smallest and
+largest denormals, the smallest normal, two denormals, the largest finite."""
+
+RANDOM = 8192
+"""Random halves after the edge cases (kts's default, "wimpy", input size)."""
+
+MATH_WIDTHS = (1, 2, 4, 8, 16)
+OPERATOR_WIDTHS = (1, 2, 3, 4, 8, 16)
+
+
+def inputs(arity: int, width: int, seed: int) -> list[np.ndarray]:
+    """`arity` input buffers: every combination of the edge cases, then random
+    bit patterns, to a multiple of 4 work-items of `width` lanes."""
+    rows = np.array(list(product(EDGES, repeat=arity)), U16).reshape(-1, arity)
+    rng = np.random.default_rng(seed)
+    random = rng.integers(0, 0xFFFF, (RANDOM, arity), U16, endpoint=True)
+    values = np.concatenate([rows, random])
+    pad = -len(values) % (4 * width)
+    values = np.concatenate([values, random[:pad]])
+    return [values[:, k].view(F16) for k in range(arity)]
+
+
+Reference = Callable[..., np.ndarray]
+
+
+def _launches(
+    fn: Reference, arity: int, ulp: int, operator: bool, outputs: int = 1
+) -> list[Launch]:
+    launches = []
+    widths = OPERATOR_WIDTHS if operator else MATH_WIDTHS
+    for width in widths:
+        data = inputs(arity, width, seed=width)
+        with np.errstate(all="ignore"):  # NaNs, poles, overflows to infinity
+            results = fn(*(d.astype(F64) for d in data))
+            results = results if outputs > 1 else (results,)
+            expected = [np.asarray(r, F64).astype(F16) for r in results]
+        shape = (-1,) if operator or width == 1 else (-1, width)
+        args = [In(d.reshape(shape)) for d in data]
+        args += [Out(e.reshape(shape), ulp=ulp) for e in expected]
+        macros = {"TYPE": "half" if width == 1 else f"half{width}"}
+        macros |= {"FLOAT_TYPE": macros["TYPE"], "INT_TYPE": "int"}
+        if width != 1:
+            macros |= {"LOAD_FUNC": f"vload{width}", "STORE_FUNC": f"vstore{width}"}
+            macros["INT_TYPE"] = f"int{width}"
+        items = data[0].size // width
+        launches.append(Launch(tuple(args), items, macros=macros, label=f"{width}"))
+    return launches
+
+
+def _elementwise(fn) -> Reference:
+    """A reference from a scalar function of Python floats (math's)."""
+
+    def apply(*arrays: np.ndarray) -> np.ndarray:
+        return np.array([_call(fn, *v) for v in zip(*arrays, strict=True)], F64)
+
+    return apply
+
+
+def _call(fn, *args: float) -> float:
+    try:
+        return fn(*args)
+    except OverflowError:
+        return math.inf
+    except ValueError:
+        return math.nan
+
+
+def _pi_reduced(fn) -> Reference:
+    """fn(pi x) from x reduced modulo 2 first (exactly), so pi x is accurate."""
+    return lambda x: fn(np.pi * np.fmod(x, 2.0))
+
+
+def _magnitude(pick_larger: bool) -> Reference:
+    """maxmag / minmag: the input of larger (smaller) magnitude; fmax (fmin) of
+    both when the magnitudes are equal or one is NaN."""
+
+    def apply(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        ax, ay = np.abs(x), np.abs(y)
+        first = ax > ay if pick_larger else ax < ay
+        second = ay > ax if pick_larger else ay < ax
+        tie = np.fmax(x, y) if pick_larger else np.fmin(x, y)
+        return np.where(first, x, np.where(second, y, tie))
+
+    return apply
+
+
+def _logb(x: np.ndarray) -> np.ndarray:
+    """The unbiased exponent of x as a float (denormals' own exponent)."""
+    exponent = (np.frexp(x)[1] - 1).astype(F64)
+    special = np.where(x == 0, -np.inf, np.where(np.isnan(x), np.nan, np.inf))
+    return np.where(np.isfinite(x) & (x != 0), exponent, special)
+
+
+def _round(x: np.ndarray) -> np.ndarray:
+    """Halfway cases away from zero."""
+    return np.copysign(np.floor(np.abs(x) + 0.5), x)
+
+
+def _sign(x: np.ndarray) -> np.ndarray:
+    """1 or -1; a zero its own sign; 0 for NaN."""
+    return np.where(np.isnan(x), 0.0, np.where(x == 0, x, np.copysign(1.0, x)))
+
+
+def _fdim(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return np.where(np.isnan(x) | np.isnan(y), np.nan, np.where(x > y, x - y, 0.0))
+
+
+def _nextafter(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The next half after x toward y (in half, not in double)."""
+    return np.nextafter(x.astype(F16), y.astype(F16)).astype(F64)
+
+
+def _hypot(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """An infinite input gives +infinity, even with a NaN (C99's Annex F)."""
+    return np.where(np.isinf(x) | np.isinf(y), np.inf, np.hypot(x, y))
+
+
+def _sincos(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return np.sin(x), np.cos(x)
+
+
+_OPERATORS = {
+    "03_half_add": (np.add, 2, 0),
+    "04_half_sub": (np.subtract, 2, 0),
+    "05_half_mul": (np.multiply, 2, 0),
+    "06_half_div": (np.divide, 2, 0),
+    "07_half_recip": (lambda x: 1.0 / x, 1, 0),
+}
+"""stem -> (reference, inputs, ulps), HalfOperatorTest (widths 1, 2, 3, 4, 8, 16)."""
+
+_MATH = {
+    "09_half_exp10": (lambda x: 10.0**x, 1, 2),
+    "10_half_exp": (np.exp, 1, 2),
+    "11_half_exp2": (np.exp2, 1, 2),
+    "12_half_expm1": (np.expm1, 1, 2),
+    "13_half_fabs": (np.abs, 1, 0),
+    "14_half_copysign": (np.copysign, 2, 0),
+    "15_half_floor": (np.floor, 1, 0),
+    "16_half_ceil": (np.ceil, 1, 0),
+    "17_half_sqrt": (np.sqrt, 1, 0),
+    "19_half_rsqrt": (lambda x: 1.0 / np.sqrt(x), 1, 1),
+    "20_half_sinpi": (_pi_reduced(np.sin), 1, 2),
+    "21_half_cospi": (_pi_reduced(np.cos), 1, 2),
+    "23_half_log2": (np.log2, 1, 2),
+    "24_half_log10": (np.log10, 1, 2),
+    "25_half_log": (np.log, 1, 2),
+    "26_half_fmax": (np.fmax, 2, 0),
+    "27_half_fmin": (np.fmin, 2, 0),
+    "28_half_maxmag": (_magnitude(True), 2, 0),
+    "29_half_minmag": (_magnitude(False), 2, 0),
+    "30_half_trunc": (np.trunc, 1, 0),
+    "33_half_fmod": (np.fmod, 2, 0),
+    "34_half_round": (_round, 1, 0),
+    "35_half_rint": (np.rint, 1, 0),
+    "36_half_remainder": (_elementwise(math.remainder), 2, 0),
+    "38_half_fdim": (_fdim, 2, 0),
+    "40_half_logb": (_logb, 1, 0),
+    "42_half_nextafter": (_nextafter, 2, 0),
+    "44_half_log1p": (np.log1p, 1, 2),
+    "45_half_cbrt": (np.cbrt, 1, 2),
+    "46_half_hypot": (_hypot, 2, 2),
+    "49_half_sign": (_sign, 1, 0),
+    "50_half_degrees": (np.degrees, 1, 2),
+    "51_half_radians": (np.radians, 1, 2),
+    "56_half_asin": (np.arcsin, 1, 2),
+    "57_half_acos": (np.arccos, 1, 2),
+    "58_half_atan": (np.arctan, 1, 2),
+    "59_half_sin": (np.sin, 1, 2),
+    "60_half_cos": (np.cos, 1, 2),
+    "61_half_tan": (np.tan, 1, 2),
+    "62_half_asinh": (np.arcsinh, 1, 2),
+    "63_half_acosh": (np.arccosh, 1, 2),
+    "64_half_atanh": (np.arctanh, 1, 2),
+    "65_half_asinpi": (lambda x: np.arcsin(x) / np.pi, 1, 2),
+    "66_half_acospi": (lambda x: np.arccos(x) / np.pi, 1, 2),
+    "67_half_atanpi": (lambda x: np.arctan(x) / np.pi, 1, 2),
+    "72_half_erfc": (_elementwise(math.erfc), 1, 4),
+    "73_half_erf": (_elementwise(math.erf), 1, 4),
+    "77_half_sinh": (np.sinh, 1, 2),
+    "78_half_cosh": (np.cosh, 1, 2),
+    "79_half_tanh": (np.tanh, 1, 2),
+    "80_half_pow": (np.power, 2, 4),
+}
+"""stem -> (reference, inputs, ulps), HalfMathBuiltins (widths 1, 2, 4, 8, 16)."""
+
+MANIFESTS: dict[str, list[Launch]] = {
+    **{
+        f"precision.{stem}": _launches(fn, arity, ulp, operator=True)
+        for stem, (fn, arity, ulp) in _OPERATORS.items()
+    },
+    **{
+        f"precision.{stem}": _launches(fn, arity, ulp, operator=False)
+        for stem, (fn, arity, ulp) in _MATH.items()
+    },
+    **{
+        f"precision.70_half_sincos{suffix}": _launches(_sincos, 1, 2, False, 2)
+        for suffix in ("", "_local", "_private")
+    },
+}
