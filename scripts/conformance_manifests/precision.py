@@ -158,9 +158,15 @@ _X, _Y, _Z = _columns(F64, _POW)
 _L, _R, _Q = (c.reshape(-1, 2) for c in _columns(F32, _DIVIDE_RELAXED))
 
 
+def tgamma(v: float) -> float:
+    """C's tgamma of a double: Python's math.gamma, with C's values where it
+    refuses (`_tgamma_pole`) or overflows."""
+    return _safe(math.gamma, v, _tgamma_pole(v))
+
+
 def _of_gamma(x: np.ndarray) -> np.ndarray:
     """tgamma of each float in double, rounded to float."""
-    values = [_safe(math.gamma, float(v), _tgamma_pole(float(v))) for v in x]
+    values = [tgamma(float(v)) for v in x]
     with np.errstate(over="ignore"):  # beyond FLT_MAX: infinity, as in float
         return np.array(values, F64).astype(F32)
 

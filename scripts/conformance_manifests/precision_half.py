@@ -8,11 +8,12 @@ reference.
 
 The references are computed here in double from the halves' exact values and
 rounded once to half (`Out`'s ulps are then counted from the correctly rounded
-result). Functions whose half result double rounding could change (fma, mad)
-or whose tests check something else than one float function of the inputs
-(frexp, remquo, modf, fract, lgamma_r, ilogb, nan, ldexp, pown, rootn, the
-`_scalar` forms, the undefined-input checks of max, min, clamp, mix, step,
-smoothstep, the edge-case kernels) have no manifest yet."""
+result; fma's double sum is corrected where it sits on a half tie, `_fma`).
+The int arguments (ldexp's exponents, pown's powers) are drawn here. No
+manifest yet: mad (its precision is the implementation's), remquo, lgamma and
+lgamma_r (any ulps), powr, rootn, nan, the undefined-input checks of max, min,
+clamp, mix, step, smoothstep and their `_scalar` forms, and the edge-case
+kernels 88..92."""
 
 from __future__ import annotations
 
@@ -23,8 +24,9 @@ from itertools import product
 import numpy as np
 
 from . import In, Launch, Out
+from .precision import tgamma
 
-F16, F64, U16 = np.float16, np.float64, np.uint16
+F16, F64, U16, I32 = np.float16, np.float64, np.uint16, np.int32
 
 EDGES = [
     0x7C01, 0xFC01, 0x7C00, 0xFC00, 0x0000, 0x8000, 0x3C00, 0xBC00, 0x4000,
@@ -57,16 +59,27 @@ Reference = Callable[..., np.ndarray]
 
 
 def _launches(
-    fn: Reference, arity: int, ulp: int, operator: bool, outputs: int = 1
+    fn: Reference,
+    arity: int,
+    ulp: int,
+    operator: bool = False,
+    outputs: int = 1,
+    int_input: int | None = None,
 ) -> list[Launch]:
+    """A launch per vector width: `arity` inputs (input `int_input` of ints,
+    `INT_TYPE`), `outputs` outputs, halves within `ulp` of `fn` of the inputs
+    (halves as doubles) or ints (where `fn` gives ints)."""
     launches = []
     widths = OPERATOR_WIDTHS if operator else MATH_WIDTHS
     for width in widths:
         data = inputs(arity, width, seed=width)
+        if int_input is not None:
+            data[int_input] = _ints(data[int_input].size, seed=width)
+        wide = [d.astype(F64) if d.dtype == F16 else d for d in data]
         with np.errstate(all="ignore"):  # NaNs, poles, overflows to infinity
-            results = fn(*(d.astype(F64) for d in data))
+            results = fn(*wide)
             results = results if outputs > 1 else (results,)
-            expected = [np.asarray(r, F64).astype(F16) for r in results]
+            expected = [_as_output(r) for r in results]
         shape = (-1,) if operator or width == 1 else (-1, width)
         args = [In(d.reshape(shape)) for d in data]
         args += [Out(e.reshape(shape), ulp=ulp) for e in expected]
@@ -78,6 +91,20 @@ def _launches(
         items = data[0].size // width
         launches.append(Launch(tuple(args), items, macros=macros, label=f"{width}"))
     return launches
+
+
+def _ints(count: int, seed: int) -> np.ndarray:
+    """Exponents and powers for the int arguments: -40..40, with the extremes."""
+    values = np.random.default_rng(seed).integers(-40, 40, count, endpoint=True)
+    values[:4] = [0, 1, -1, 2**31 - 1][: min(4, count)]
+    return values.astype(I32)
+
+
+def _as_output(result) -> np.ndarray:
+    result = np.asarray(result)
+    if np.issubdtype(result.dtype, np.integer):
+        return result.astype(I32)
+    return result.astype(F64).astype(F16)
 
 
 def _elementwise(fn) -> Reference:
@@ -148,6 +175,60 @@ def _hypot(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.where(np.isinf(x) | np.isinf(y), np.inf, np.hypot(x, y))
 
 
+def _ilogb(x: np.ndarray) -> np.ndarray:
+    """The exponent as an int: INT_MIN for zeros, INT_MAX for NaN and infinity
+    (the values the test picks of those C allows)."""
+    exponent = np.frexp(x)[1] - 1
+    special = np.where(x == 0, np.iinfo(I32).min, np.iinfo(I32).max)
+    return np.where(np.isfinite(x) & (x != 0), exponent, special).astype(I32)
+
+
+def _frexp(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The mantissa in [0.5, 1) and the exponent; x itself and 0 for zeros,
+    infinities and NaNs."""
+    mantissa, exponent = np.frexp(x)
+    finite = np.isfinite(x)
+    return np.where(finite, mantissa, x), np.where(finite, exponent, 0).astype(I32)
+
+
+def _fract(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """min(x - floor(x), the largest half below 1) and floor(x); +-0 and x for
+    infinities, NaN and NaN for NaN (as modf)."""
+    floor = np.floor(x)
+    below_one = float(np.nextafter(F16(1), F16(0)))
+    fract = np.fmin(x - floor, below_one)
+    fract = np.where(np.isinf(x), np.copysign(0.0, x), fract)
+    return np.where(np.isnan(x), x, fract), floor
+
+
+def _modf(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The fractional and integral parts, both with x's sign."""
+    fractional, integral = np.modf(x)
+    return np.copysign(fractional, x), integral
+
+
+def _tanpi(x: np.ndarray) -> np.ndarray:
+    """tan(pi x), odd, of period 1: |x| reduced by its nearest integer (ties to
+    even), so that the poles n + 1/2 give +infinity for even n and -infinity
+    for odd n, as the spec says."""
+    r = np.abs(x) - np.rint(np.abs(x))
+    sign = np.copysign(1.0, x) * np.copysign(1.0, r)
+    return sign * np.tan(np.abs(r) * np.pi)
+
+
+def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """a * b + c rounded once: a * b is exact in double; the sum's rounding
+    error (two-sum, exact) breaks a tie of the half rounding that the double
+    sum may have landed on, by moving it one double ulp toward the exact value."""
+    ab = a * b
+    s = ab + c
+    b_virtual = s - ab
+    error = (ab - (s - b_virtual)) + (c - b_virtual)
+    toward = np.where(error > 0, np.inf, -np.inf)
+    nudge = np.isfinite(s) & np.isfinite(error) & (error != 0)
+    return np.where(nudge, np.nextafter(s, toward), s)
+
+
 def _sincos(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.sin(x), np.cos(x)
 
@@ -216,6 +297,15 @@ _MATH = {
 }
 """stem -> (reference, inputs, ulps), HalfMathBuiltins (widths 1, 2, 4, 8, 16)."""
 
+_WITH_OUTPUT_ARGUMENT = {
+    "18_half_frexp": (_frexp, 0),
+    "39_half_fract": (_fract, 0),
+    "41_half_modf": (_modf, 0),
+    "70_half_sincos": (_sincos, 2),
+}
+"""stem -> (reference of two results, ulps): the second result is written
+through the kernel's pointer argument (global, `_local`, `_private`)."""
+
 MANIFESTS: dict[str, list[Launch]] = {
     **{
         f"precision.{stem}": _launches(fn, arity, ulp, operator=True)
@@ -226,7 +316,14 @@ MANIFESTS: dict[str, list[Launch]] = {
         for stem, (fn, arity, ulp) in _MATH.items()
     },
     **{
-        f"precision.70_half_sincos{suffix}": _launches(_sincos, 1, 2, False, 2)
+        f"precision.{stem}{suffix}": _launches(fn, 1, ulp, outputs=2)
+        for stem, (fn, ulp) in _WITH_OUTPUT_ARGUMENT.items()
         for suffix in ("", "_local", "_private")
     },
+    "precision.08_half_ldexp": _launches(np.ldexp, 2, 0, int_input=1),
+    "precision.22_half_ilogb": _launches(_ilogb, 1, 0),
+    "precision.43_half_fma": _launches(_fma, 3, 0),
+    "precision.71_half_tanpi": _launches(_tanpi, 1, 2),
+    "precision.76_half_tgamma": _launches(_elementwise(tgamma), 1, 4),
+    "precision.82_half_pown": _launches(np.power, 2, 4, int_input=1),
 }
