@@ -163,6 +163,7 @@ _NAN_BITS = np.full(3, 0x7FF0000000000001, np.uint64)
 _ROTATED = np.array([0xA5C30FF4, 0xA5C30FF4, 0x5C30FF4A, 0xE187FA52], U32)
 """0xA5C30FF4 rotated left by 0, 32, 4 and 7 bits."""
 
+# 68's and 77's 32 "random" bytes
 _LOAD16 = np.array(
     [
         [54, 61, 29, 76, 56, 26, 75, 63, 29, 86, 57, 34, 37, 15, 91, 56],
@@ -331,6 +332,36 @@ MANIFESTS: dict[str, list[Launch]] = {
     "regression.109_libm_native_double_input": _one(
         In(np.ones(14, F64)),
         Out(np.ones(14, U32)),
+        global_size=1,
+        local_size=1,
+        options="-cl-fast-relaxed-math",
+    ),
+    # the addresses of short3, pointer, float and long4 fields of six structs
+    # in a buffer, masked by their alignments less one: all aligned (the
+    # structs' contents do not matter: 6 of 96 bytes each)
+    "regression.33_struct_param_alignment": _one(
+        In(np.zeros(6 * 96, I8)),
+        In(np.array([7, 7, 3, 3, 3, 31], np.uint64)),
+        Out(np.zeros(6, np.uint64)),
+    ),
+    # pairs (v1, v2) of positive chars: out = (v2, 0) where v1 + v2 >= 0
+    "regression.77_masked_interleaved_group": _one(
+        Out(np.stack([_LOAD16[1::2], 0 * _LOAD16[1::2]], 1).reshape(-1).view(I8)),
+        In(_LOAD16.view(I8)),
+        global_size=16,
+        local_size=4,
+    ),
+    # exp, log, sin, ... (and their native_ forms) of 1 stay below 5
+    "regression.97_libm_functions": _one(
+        In(np.ones(14, F32)),
+        Out(np.ones(14, F32)),
+        global_size=1,
+        local_size=1,
+        options="-cl-fast-relaxed-math",
+    ),
+    "regression.97_libm_functions_double": _one(
+        In(np.ones(7, F64)),
+        Out(np.ones(7, F64)),
         global_size=1,
         local_size=1,
         options="-cl-fast-relaxed-math",
