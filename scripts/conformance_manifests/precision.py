@@ -50,12 +50,15 @@ def _of_double(fn, x: np.ndarray, pole: float = np.nan) -> np.ndarray:
     """fn of each float in double, rounded to float: infinity where it overflows,
     `pole` where Python's math refuses it (a pole or outside the domain)."""
     with np.errstate(all="ignore"):
-        return np.array([_safe(fn, float(v), pole) for v in x], F64).astype(F32)
+        return np.array([c_call(fn, float(v), pole=pole) for v in x], F64).astype(F32)
 
 
-def _safe(fn, v: float, pole: float) -> float:
+def c_call(fn, *args: float, pole: float = math.nan) -> float:
+    """`fn(*args)` of Python's math as C gives it: infinity where Python raises
+    an overflow, `pole` where it refuses the input (a pole, or outside the
+    domain: NaN)."""
     try:
-        return fn(v)
+        return fn(*args)
     except OverflowError:
         return math.inf
     except ValueError:
@@ -161,7 +164,7 @@ _L, _R, _Q = (c.reshape(-1, 2) for c in _columns(F32, _DIVIDE_RELAXED))
 def tgamma(v: float) -> float:
     """C's tgamma of a double: Python's math.gamma, with C's values where it
     refuses (`_tgamma_pole`) or overflows."""
-    return _safe(math.gamma, v, _tgamma_pole(v))
+    return c_call(math.gamma, v, pole=_tgamma_pole(v))
 
 
 def _of_gamma(x: np.ndarray) -> np.ndarray:

@@ -24,7 +24,7 @@ from itertools import product
 import numpy as np
 
 from . import In, Launch, Out
-from .precision import tgamma
+from .precision import c_call, tgamma
 
 F16, F64, U16, I32 = np.float16, np.float64, np.uint16, np.int32
 
@@ -111,18 +111,9 @@ def _elementwise(fn) -> Reference:
     """A reference from a scalar function of Python floats (math's)."""
 
     def apply(*arrays: np.ndarray) -> np.ndarray:
-        return np.array([_call(fn, *v) for v in zip(*arrays, strict=True)], F64)
+        return np.array([c_call(fn, *v) for v in zip(*arrays, strict=True)], F64)
 
     return apply
-
-
-def _call(fn, *args: float) -> float:
-    try:
-        return fn(*args)
-    except OverflowError:
-        return math.inf
-    except ValueError:
-        return math.nan
 
 
 def _pi_reduced(fn) -> Reference:
