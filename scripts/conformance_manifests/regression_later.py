@@ -84,6 +84,18 @@ def _stride(padded: bool) -> list[Launch]:
     return _one(Out(_bytes(expected)), global_size=(24, 16, 4), local_size=(4, 4, 4))
 
 
+def _ones_below_5(count: int, source, result) -> list[Launch]:
+    """One work-item compares `count` maths functions of 1 with 5 under
+    -cl-fast-relaxed-math (where they may become libm calls): 1 for each below."""
+    return _one(
+        In(np.ones(count, source)),
+        Out(np.ones(count, result)),
+        global_size=1,
+        local_size=1,
+        options="-cl-fast-relaxed-math",
+    )
+
+
 def _lcssa_hashes() -> tuple[np.ndarray, np.ndarray]:
     """106: src[x] = Ref_A(x) as ushort; hash(x) = hash(x - 1) * 40499 +
     src[x - 1] (mod 2^16, hash(0) = 0); dst[x] = src[x] if hash(x) is odd,
@@ -329,13 +341,7 @@ MANIFESTS: dict[str, list[Launch]] = {
         global_size=16,
     ),
     # native_* of 1.0 under -cl-fast-relaxed-math, none reaching 5: all 1
-    "regression.109_libm_native_double_input": _one(
-        In(np.ones(14, F64)),
-        Out(np.ones(14, U32)),
-        global_size=1,
-        local_size=1,
-        options="-cl-fast-relaxed-math",
-    ),
+    "regression.109_libm_native_double_input": _ones_below_5(14, F64, U32),
     # the addresses of short3, pointer, float and long4 fields of six structs
     # in a buffer, masked by their alignments less one: all aligned (the
     # structs' contents do not matter: 6 of 96 bytes each)
@@ -352,20 +358,8 @@ MANIFESTS: dict[str, list[Launch]] = {
         local_size=4,
     ),
     # exp, log, sin, ... (and their native_ forms) of 1 stay below 5
-    "regression.97_libm_functions": _one(
-        In(np.ones(14, F32)),
-        Out(np.ones(14, F32)),
-        global_size=1,
-        local_size=1,
-        options="-cl-fast-relaxed-math",
-    ),
-    "regression.97_libm_functions_double": _one(
-        In(np.ones(7, F64)),
-        Out(np.ones(7, F64)),
-        global_size=1,
-        local_size=1,
-        options="-cl-fast-relaxed-math",
-    ),
+    "regression.97_libm_functions": _ones_below_5(14, F32, F32),
+    "regression.97_libm_functions_double": _ones_below_5(7, F64, F64),
     "regression.100_integer_zero_divide": _one(InOut(ref_a(X), X.astype(I32))),
     "regression.101_extract_vec3": _one(
         In(_A3), *(Out(_A3[:, k].copy()) for k in range(3)), local_size=LN
