@@ -10,10 +10,8 @@ The references are computed here in double from the halves' exact values and
 rounded once to half (`Out`'s ulps are then counted from the correctly rounded
 result; fma's double sum is corrected where it sits on a half tie, `_fma`).
 The int arguments (ldexp's exponents, pown's powers) are drawn here. No
-manifest yet: mad (its precision is the implementation's), remquo, lgamma and
-lgamma_r (any ulps), powr, rootn, nan, the undefined-input checks of max, min,
-clamp, mix, step, smoothstep and their `_scalar` forms, and the edge-case
-kernels 88..92."""
+manifest yet: remquo, lgamma and lgamma_r, mix and smoothstep (any ulps),
+powr, rootn, nan, the `_scalar` forms, and the edge-case kernels 88..92."""
 
 from __future__ import annotations
 
@@ -23,7 +21,7 @@ from itertools import product
 
 import numpy as np
 
-from . import In, Launch, Out
+from . import In, Launch, Out, compare
 from .precision import c_call, tgamma
 
 F16, F64, U16, I32 = np.float16, np.float64, np.uint16, np.int32
@@ -65,10 +63,14 @@ def _launches(
     operator: bool = False,
     outputs: int = 1,
     int_input: int | None = None,
+    undefined: Reference | None = None,
+    alternative: Reference | None = None,
 ) -> list[Launch]:
     """A launch per vector width: `arity` inputs (input `int_input` of ints,
     `INT_TYPE`), `outputs` outputs, halves within `ulp` of `fn` of the inputs
-    (halves as doubles) or ints (where `fn` gives ints)."""
+    (halves as doubles) or ints (where `fn` gives ints), but where `undefined`
+    of the inputs is true: the spec leaves those results undefined. A result
+    equal to `alternative` of the inputs (another one the spec allows) passes."""
     launches = []
     widths = OPERATOR_WIDTHS if operator else MATH_WIDTHS
     for width in widths:
@@ -80,9 +82,11 @@ def _launches(
             results = fn(*wide)
             results = results if outputs > 1 else (results,)
             expected = [_as_output(r) for r in results]
+            free = None if undefined is None else undefined(*wide)
+            other = None if alternative is None else _as_output(alternative(*wide))
         shape = (-1,) if operator or width == 1 else (-1, width)
         args = [In(d.reshape(shape)) for d in data]
-        args += [Out(e.reshape(shape), ulp=ulp) for e in expected]
+        args += [_output(e.reshape(shape), ulp, free, other) for e in expected]
         macros = {"TYPE": "half" if width == 1 else f"half{width}"}
         macros |= {"FLOAT_TYPE": macros["TYPE"], "INT_TYPE": "int"}
         if width != 1:
@@ -91,6 +95,28 @@ def _launches(
         items = data[0].size // width
         launches.append(Launch(tuple(args), items, macros=macros, label=f"{width}"))
     return launches
+
+
+def _output(
+    expected: np.ndarray,
+    ulp: int,
+    free: np.ndarray | None,
+    other: np.ndarray | None,
+) -> Out:
+    """`expected` within `ulp`, anything where `free` is true, `other` (exactly)
+    where it is given."""
+    if free is None and other is None:
+        return Out(expected, ulp=ulp)
+    free = np.zeros(expected.size, bool) if free is None else free
+    defined = ~free.reshape(expected.shape)
+    allowed = expected if other is None else other.reshape(expected.shape)
+
+    def check(got: np.ndarray) -> str | None:
+        alike = (got == allowed) | (np.isnan(got) & np.isnan(allowed))
+        checked = defined if other is None else defined & ~alike
+        return compare(expected[checked], got[checked], ulp)
+
+    return Out(check, expected.dtype, expected.shape)
 
 
 def _ints(count: int, seed: int) -> np.ndarray:
@@ -220,6 +246,25 @@ def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     return np.where(nudge, np.nextafter(s, toward), s)
 
 
+def _any_nan(*values: np.ndarray) -> np.ndarray:
+    return np.any([np.isnan(v) for v in values], axis=0)
+
+
+def _clamp_undefined(x: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    return _any_nan(x, low, high) | (low > high)
+
+
+def _mad(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """The product rounded to half, plus c (exact in double), rounded once."""
+    return (a * b).astype(F16).astype(F64) + c
+
+
+def _mad_undefined(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """A product a half denormal: the spec leaves its handling open."""
+    product = np.abs(a * b)
+    return (product > 0) & (product < float(np.finfo(F16).tiny))
+
+
 def _sincos(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.sin(x), np.cos(x)
 
@@ -313,6 +358,27 @@ MANIFESTS: dict[str, list[Launch]] = {
     },
     "precision.08_half_ldexp": _launches(np.ldexp, 2, 0, int_input=1),
     "precision.22_half_ilogb": _launches(_ilogb, 1, 0),
+    # max(x, y) = y if x < y else x; min(x, y) = y if y < x else x;
+    # step(edge, x) = 0 if x < edge else 1: undefined with a NaN
+    "precision.47_half_max": _launches(
+        lambda x, y: np.where(x < y, y, x), 2, 0, undefined=_any_nan
+    ),
+    "precision.48_half_min": _launches(
+        lambda x, y: np.where(y < x, y, x), 2, 0, undefined=_any_nan
+    ),
+    "precision.54_half_step": _launches(
+        lambda edge, x: np.where(x < edge, 0.0, 1.0), 2, 0, undefined=_any_nan
+    ),
+    "precision.52_half_clamp": _launches(
+        lambda x, low, high: np.minimum(np.maximum(x, low), high),
+        3,
+        0,
+        undefined=_clamp_undefined,
+    ),
+    # mad: a multiply and an add each rounded, or an fma rounded once
+    "precision.32_half_mad": _launches(
+        _mad, 3, 0, undefined=_mad_undefined, alternative=_fma
+    ),
     "precision.43_half_fma": _launches(_fma, 3, 0),
     "precision.71_half_tanpi": _launches(_tanpi, 1, 2),
     "precision.76_half_tgamma": _launches(_elementwise(tgamma), 1, 4),
