@@ -422,11 +422,12 @@ class _Worker:
 
     def last_words(self) -> str:
         """The end of what the worker wrote to stderr on its current file: for a
-        fatal signal, faulthandler's stacks of its threads."""
+        fatal signal, faulthandler's stacks of its threads, after what the
+        library that raised it said (LLVM's fatal errors print before aborting)."""
         self.log.seek(0)
         text = self.log.read().decode("utf-8", "replace")
         start = text.rfind("Fatal Python error")
-        return text[start:] if start >= 0 else text[-2000:]
+        return text[max(0, start - 2000) :] if start >= 0 else text[-2000:]
 
 
 def run(

@@ -287,6 +287,18 @@ def test_buffers_are_aligned_as_opencl_buffers():
         assert (copy == np.arange(n)).all()
 
 
+def test_a_write_past_a_buffer_is_seen():
+    import ctypes
+
+    import numpy as np
+
+    copy = manifests.aligned(np.zeros((4, 3), np.int32))
+    assert manifests.overrun(copy) is None
+    # as a kernel would, through the buffer's address: the 10th byte after it
+    ctypes.memset(copy.ctypes.data + copy.nbytes + 9, 0, 1)
+    assert manifests.overrun(copy) == 10
+
+
 def test_run_table():
     kernels = Path("kernels")
     results = {

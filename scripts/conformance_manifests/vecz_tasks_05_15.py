@@ -37,7 +37,8 @@ def _static_trip(uniform: bool, floats: bool) -> list[Launch]:
     """Each work-item sums 256 terms a(p) * i + b(p) (ints) or 1.5 x(p) + y(p)
     (floats), p = i, plus the local id when `uniform`."""
     extra = LN if uniform else 0
-    p = np.arange(256)[None, :] + (LID[:, None] if uniform else 0)
+    # one row of terms per work-item: the output has one element per item
+    p = np.arange(256)[None, :] + (LID if uniform else 0 * LID)[:, None]
     count = 256 + extra
     if floats:
         x_in, y_in = (
