@@ -35,6 +35,7 @@ each is *passed*, *failed* (the first wrong element, expected vs got) or
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import fnmatch
 import json
 import os
@@ -42,11 +43,13 @@ import re
 import select
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -357,6 +360,7 @@ def worker(suite: Path, execute: bool = False) -> None:
     """Reads file paths from stdin, answers one JSON line each on stdout: the
     file compiled, or (`execute`) its manifest run."""
     os.environ["MUX_CACHE_DIR"] = ""
+    faulthandler.enable()  # a fatal signal's stacks to stderr, the parent's log
     macros = test_macros(suite / "expectations")
     launches = {}
     if execute:
@@ -387,19 +391,25 @@ class _Worker:
     process: subprocess.Popen = field(init=False)
     path: Path | None = None
     started: float = 0.0
+    log: IO[bytes] = field(init=False)
+    """The worker's stderr, emptied for each file: what a dying worker last said
+    (`last_words`)."""
 
     def __post_init__(self) -> None:
+        # appended to by the worker, closed by `kill`
+        self.log = tempfile.TemporaryFile("a+b")  # noqa: SIM115
         self.process = subprocess.Popen(
             self.command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=self.log,
             text=True,
             cwd=REPO,
             env={**os.environ, "PYTHONPATH": str(REPO), "MUX_CACHE_DIR": ""},
         )
 
     def give(self, path: Path) -> None:
+        self.log.truncate(0)
         self.path, self.started = path, time.monotonic()
         assert self.process.stdin is not None
         self.process.stdin.write(f"{path}\n")
@@ -408,6 +418,16 @@ class _Worker:
     def kill(self) -> None:
         self.process.kill()
         self.process.wait()
+        self.log.close()
+
+    def last_words(self) -> str:
+        """The end of what the worker wrote to stderr on its current file: for a
+        fatal signal, faulthandler's stacks of its threads, after what the
+        library that raised it said (LLVM's fatal errors print before aborting)."""
+        self.log.seek(0)
+        text = self.log.read().decode("utf-8", "replace")
+        start = text.rfind("Fatal Python error")
+        return text[max(0, start - 2000) :] if start >= 0 else text[-2000:]
 
 
 def run(
@@ -440,7 +460,9 @@ def run(
                 results[w.path] = json.loads(line)
             else:
                 code = w.process.wait()
-                results[w.path] = _crash(f"the worker process died (status {code})")
+                reason = f"the worker process died (status {code})"
+                results[w.path] = _crash(reason, w.last_words())
+                w.log.close()
                 workers[workers.index(w)] = w = _Worker(command)
             w.path = None
         for i, w in enumerate(workers):
@@ -457,8 +479,9 @@ def run(
     return results
 
 
-def _crash(reason: str) -> dict:
-    return {"outcome": "crashed", "reason": reason, "message": reason}
+def _crash(reason: str, detail: str = "") -> dict:
+    message = f"{reason}\n{detail}" if detail else reason
+    return {"outcome": "crashed", "reason": reason, "message": message}
 
 
 def _progress(done: int, total: int) -> None:

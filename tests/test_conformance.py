@@ -159,6 +159,7 @@ import json, sys, time
 for line in sys.stdin:
     name = line.strip().rsplit("/", 1)[-1]
     if name == "die.cl":
+        print("last words", file=sys.stderr, flush=True)
         sys.exit(3)
     if name == "hang.cl":
         time.sleep(60)
@@ -183,6 +184,7 @@ def test_dead_and_hung_workers_are_crashes_and_replaced(tmp_path):
         "c.cl": "compiled",
     }
     assert "died (status 3)" in results[tmp_path / "die.cl"]["reason"]
+    assert results[tmp_path / "die.cl"]["message"].endswith("last words\n")
     assert "no answer within 2 s" in results[tmp_path / "hang.cl"]["reason"]
     table = conformance.table(results)
     assert "| **all** | 5 | 3 | 0 | 2 |" in table
@@ -200,7 +202,7 @@ RUN_SUBSET = {
     "barrier.14_barrier_in_reduce": "passed",
     "barrier.16_memory_fence_local": "passed",  # four FENCE_OP builds
     "barrier.18_barrier_store_mask": "passed",  # a private variable across a barrier
-    "barrier.19_barrier_store_mask": "failed",  # a pointer into one, across a barrier
+    "barrier.19_barrier_store_mask": "passed",  # a pointer into one, across a barrier
     "work_group_collective_functions.12_scan_inclusive_add_long": "passed",
     "sub_group.10_sub_group_reduce_add_float": "passed",
     "dma.05_async_double_buffer": "passed",
@@ -210,6 +212,11 @@ RUN_SUBSET = {
     "c11atomics.59_compare_exchange_strong_local_local_long": "passed",
     "c11atomics.66_compare_exchange_strong_local_private_single_int": "passed",
     "regression.31_local_struct_alignment": "passed",  # six ALIGN builds
+    "regression.74_stride_misaligned": "passed",  # packed records, as bytes
+    "regression.100_integer_zero_divide": "failed",  # clang: UB, the store is gone
+    "precision.02_denorms": "passed",  # with and without -cl-denorms-are-zero
+    "precision.87_single_sincos": "passed",  # random floats of every magnitude
+    "precision.13_half_fabs": "passed",  # half, half2 .. half16: five builds
     "task_02.09_printf_add": "passed",  # prints (to the worker's stderr), then adds
     "task_03.15_copy3": "passed",  # int3: the padding lane is not compared
     "task_04.11_byval_struct": "passed",  # a numpy record by value
@@ -230,8 +237,6 @@ def test_run_subset_outcomes():
         for stem in got
         if got[stem] != RUN_SUBSET[stem]
     }
-    reason = results[SUITE / "kernels" / "barrier.19_barrier_store_mask.cl"]["reason"]
-    assert reason.startswith("local 2: argument 1: element 1: expected 12, got ")
 
 
 @needs_suite
@@ -280,6 +285,18 @@ def test_buffers_are_aligned_as_opencl_buffers():
         copy = manifests.aligned(np.arange(n, dtype=np.float16))
         assert copy.ctypes.data % manifests.BUFFER_ALIGNMENT == 0
         assert (copy == np.arange(n)).all()
+
+
+def test_a_write_past_a_buffer_is_seen():
+    import ctypes
+
+    import numpy as np
+
+    copy = manifests.aligned(np.zeros((4, 3), np.int32))
+    assert manifests.overrun(copy) is None
+    # as a kernel would, through the buffer's address: the 10th byte after it
+    ctypes.memset(copy.ctypes.data + copy.nbytes + 9, 0, 1)
+    assert manifests.overrun(copy) == 10
 
 
 def test_run_table():

@@ -13,9 +13,12 @@ within the region (use the value), it is cheap (clone its definition there:
 constants, work-item queries, casts and integer arithmetic but division, of those),
 or it must be in the live struct (stored right after its definition, loaded right
 before the use, as the spec does: "stores are always created immediately after the
-definitions"). A private array (`memref.alloca`) used across a barrier lives in the
-struct itself: its memref is the address of its field. A stored value the same for
-every work-item (`lowering.scheduling.uniformity`) has one copy per work-group.
+definitions"). A private array (`memref.alloca`, `llvm.alloca`) used across a
+barrier lives in the struct itself: its memref is the address of its field. So does
+one an address crossing a barrier points into: the address is recomputed from the
+field when it can be (`private_address`), else kept, pointing into the field. A
+stored value the same for every work-item (`lowering.scheduling.uniformity`) has
+one copy per work-group.
 
 The live storage of a work-group is a struct of arrays (`LiveLayout`): field `k` of
 every work-item one after the other, so that the work-item loops read and write a
@@ -24,6 +27,7 @@ field at consecutive addresses.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
@@ -47,15 +51,16 @@ from xdsl.dialects.llvm import (
     LLVMPointerType,
     LLVMStructType,
     LoadOp,
+    SelectOp,
     StoreOp,
 )
 from xdsl.dialects.llvm import ConstantOp as LLVMConstantOp
-from xdsl.ir import Attribute, Block, OpResult, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, OpResult, SSAValue
 
 from dialects import mux
 from dialects.mux import AnyFloat, address_space_of
 from lowering.common.builders import const
-from lowering.common.cfg import reachable
+from lowering.common.cfg import incoming, reachable
 from lowering.common.errors import PassError
 from lowering.common.layout import memory_type, storage
 from lowering.scheduling.regions import (
@@ -136,6 +141,51 @@ def private_array(value: SSAValue) -> bool:
     return isinstance(value.op, AllocaOp) and _alloca_count(value.op) is not None
 
 
+def private_address(
+    value: SSAValue, rematerialisable: Callable[[SSAValue], bool]
+) -> OpResult | None:
+    """The private array (`private_array`) `value` points into when it is the
+    array itself or a chain of `llvm.getelementptr`s from it whose dynamic indices
+    are `rematerialisable`, else None.
+
+    Such an address is recomputed after a barrier from the array's field in the
+    live storage, where the work-item's copy is: a pointer kept in the live storage
+    instead would point where the array was when it was taken, the stack of a
+    region function that has returned (`&s.y` taken before a barrier and
+    dereferenced after it, UnitCL's barrier_store_mask)."""
+    while isinstance(value, OpResult) and isinstance(value.op, GEPOp):
+        if not all(rematerialisable(i) for i in value.op.ssa_indices):
+            return None
+        value = value.op.ptr
+    return value if private_array(value) else None  # type: ignore[return-value]
+
+
+def _pointed_arrays(pointer: SSAValue) -> set[OpResult]:
+    """The private arrays a pointer kept in the live storage may point into: its
+    bases through `llvm.getelementptr`s, selects and block arguments (phis). They
+    live in the live storage too, so that the pointer still points at the
+    work-item's copy after the region that took it returned. A pointer loaded from
+    memory or returned by a call is not followed: a private array whose address is
+    stored in memory across a barrier stays unsupported."""
+    arrays: set[OpResult] = set()
+    seen: set[SSAValue] = set()
+    work = [pointer] if isinstance(pointer.type, LLVMPointerType) else []
+    while work:
+        value = work.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        if private_array(value):
+            arrays.add(value)  # type: ignore[arg-type]
+        elif isinstance(value, BlockArgument):
+            work += incoming(value) or []
+        elif isinstance(value.owner, GEPOp):
+            work.append(value.owner.ptr)
+        elif isinstance(value.owner, arith.SelectOp | SelectOp):
+            work += value.owner.operands[1:]
+    return arrays
+
+
 def _alloca_count(op: AllocaOp) -> int | None:
     size = op.size.owner
     if isinstance(size, LLVMConstantOp | arith.ConstantOp):
@@ -195,19 +245,44 @@ class LiveValues:
         self._stored: set[SSAValue] = set()
         self._arrays: set[SSAValue] = set()
         self._rematerialisable: dict[SSAValue, bool] = {}
+        self._kept: set[SSAValue] = set()
 
     def rematerialisable(self, value: SSAValue) -> bool:
-        """Whether `value` is recomputed where it is used: a kernel argument, or a
-        cheap op (`_REMATERIALISABLE`) of rematerialisable operands."""
+        """Whether `value` is recomputed where it is used: a kernel argument, a
+        cheap op (`_REMATERIALISABLE`) of rematerialisable operands, or an address
+        into a private array (`private_address`)."""
         known = self._rematerialisable.get(value)
         if known is None:
-            known = value in self.kernel_args or (
-                isinstance(value, OpResult)
-                and isinstance(value.op, _REMATERIALISABLE)
-                and all(self.rematerialisable(o) for o in value.op.operands)
+            known = (
+                value in self.kernel_args
+                or private_address(value, self.rematerialisable) is not None
+                or (
+                    isinstance(value, OpResult)
+                    and isinstance(value.op, _REMATERIALISABLE)
+                    and all(self.rematerialisable(o) for o in value.op.operands)
+                )
             )
             self._rematerialisable[value] = known
         return known
+
+    def keep(self, value: SSAValue) -> None:
+        """Keeps `value`, used where its definition does not dominate the use, in
+        the live storage: the value itself, or, for a rematerialisable one, the
+        private arrays its recomputation addresses (`private_address`)."""
+        if value in self._kept:
+            return
+        self._kept.add(value)
+        if not self.rematerialisable(value):
+            self.add(value)
+            for array in _pointed_arrays(value):
+                self.add(array)
+            return
+        array = private_address(value, self.rematerialisable)
+        if array is not None:
+            self.add(array)
+        elif isinstance(value, OpResult) and value not in self.kernel_args:
+            for operand in value.op.operands:
+                self.keep(operand)
 
     def add(self, value: SSAValue) -> None:
         if private_array(value):
@@ -320,8 +395,8 @@ def find_live_values(split: BarrierSplit) -> LiveValues:
                 for value in outer_operands(top):
                     if region.dominates(value, top, block):
                         continue
-                    if not live.rematerialisable(value):
-                        live.add(value)
+                    live.keep(value)
+                    if live.is_stored(value):
                         loaded_in.setdefault(value, set()).add(region.index)
     _share_uniform(split, live, loaded_in)
     return live

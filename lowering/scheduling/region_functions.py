@@ -78,7 +78,9 @@ class _RegionBuilder:
 
     def _array(self, array: SSAValue) -> SSAValue:
         """A private array of the kernel: its field in the live storage, addressed
-        once, at the start of the function, when the region first uses it."""
+        once, at the start of the function, when the region first uses it. The
+        address ops open the prologue if it is still empty, so that rematerialised
+        addresses into the array (`_rematerialise`) come after them."""
         if array not in self.values:
             field_array = self._field_array(self.live.field_of(array))
             b = Builder(
@@ -87,6 +89,8 @@ class _RegionBuilder:
                 else InsertPoint.at_start(self.entry)
             )
             self.values[array] = self._from_struct_address(b, array)
+            if self.prologue_end is None:
+                self.prologue_end = self.values[array].owner  # type: ignore[assignment]
         return self.values[array]
 
     def _field_array(self, index: int) -> SSAValue:
@@ -117,9 +121,12 @@ class _RegionBuilder:
 
     def _from_struct_address(self, b: Builder, array: SSAValue) -> SSAValue:
         if isinstance(array.type, LLVMPointerType):  # an llvm.alloca's: as it is
-            return self._address(b, array)
-        cast = UnrealizedConversionCastOp.get([self._address(b, array)], [array.type])
-        result = b.insert(cast).results[0]
+            result = self._address(b, array)
+        else:
+            cast = UnrealizedConversionCastOp.get(
+                [self._address(b, array)], [array.type]
+            )
+            result = b.insert(cast).results[0]
         result.name_hint = array.name_hint
         return result
 
@@ -153,9 +160,12 @@ class _RegionBuilder:
 
     def _rematerialise(self, value: SSAValue) -> SSAValue:
         """`value` recomputed once per function, in the prologue at the start of
-        its entry block (its ops depend on the parameters alone)."""
+        its entry block (its ops depend on the parameters and the addresses of the
+        private arrays alone)."""
         if value in self.live.kernel_args:
             return self.values[value]
+        if self.live.is_array(value):
+            return self._array(value)
         if value in self.rematerialised:
             return self.rematerialised[value]
         assert isinstance(value, OpResult)

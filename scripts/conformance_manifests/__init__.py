@@ -37,6 +37,9 @@ MODULES = (
     "dma",
     "c11atomics",
     "regression",
+    "regression_later",
+    "precision",
+    "precision_half",
     "vecz_tasks",
     "vecz_tasks_05_15",
 )
@@ -173,6 +176,9 @@ def run_launch(program: Any, launch: Launch, stem: str = "") -> str | None:
         *values, global_size=launch.global_size, local_size=launch.local_size
     )
     for index, (arg, got) in enumerate(zip(launch.args, values, strict=True)):
+        past = overrun(got) if isinstance(arg, (In, Out, InOut)) else None
+        if past is not None:
+            return f"argument {index}: written past its end ({past} bytes after)"
         if isinstance(arg, (Out, InOut)):
             wrong = compare(arg.expected, got, arg.ulp)
             if wrong:
@@ -186,13 +192,32 @@ the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN (at least the largest type, a
 long16's 128 bytes), a numpy array only to 16 or 64."""
 
 
+GUARD_BYTES, GUARD_BYTE = 4096, 0xA5
+"""After each buffer, `GUARD_BYTES` bytes of `GUARD_BYTE`, checked after the launch
+(`overrun`): a kernel writing past the end of a buffer (a manifest's too small,
+or our bug) fails its manifest instead of corrupting the worker's heap, which
+crashed later kernels at random (task_05.01's one-element output once did)."""
+
+
 def aligned(values: np.ndarray) -> np.ndarray:
-    """A copy of `values` whose data starts on a `BUFFER_ALIGNMENT` boundary."""
-    raw = np.empty(values.nbytes + BUFFER_ALIGNMENT, np.uint8)
+    """A copy of `values` whose data starts on a `BUFFER_ALIGNMENT` boundary,
+    followed by the guard bytes."""
+    raw = np.full(values.nbytes + BUFFER_ALIGNMENT + GUARD_BYTES, GUARD_BYTE, np.uint8)
     start = -raw.ctypes.data % BUFFER_ALIGNMENT
     copy = raw[start : start + values.nbytes].view(values.dtype).reshape(values.shape)
     copy[...] = values
     return copy
+
+
+def overrun(copy: np.ndarray) -> int | None:
+    """How far past the end of an `aligned` copy something was written (the
+    last changed guard byte, counted from 1), or None."""
+    raw = copy
+    while raw.base is not None and isinstance(raw.base, np.ndarray):
+        raw = raw.base
+    end = copy.ctypes.data - raw.ctypes.data + copy.nbytes
+    changed = np.flatnonzero(raw[end : end + GUARD_BYTES] != GUARD_BYTE)
+    return int(changed[-1]) + 1 if changed.size else None
 
 
 def _kernel_of(program: Any, stem: str) -> str:

@@ -159,6 +159,27 @@ for _i in range(4 * N):
     _base = (_i - _i % 4) * 4 + _i % 4
     _TRANSPOSED[_i] = ref("A", np.array([_base, _base + 4, _base + 8, _base + 12]))
 _BYTES_A = ref("A").view(np.uint8).reshape(N, 4)
+_SIGNS3 = np.stack([-(X & 1), -(X & 2), -X], axis=1).astype(I32)
+_SIGNS3_ANY = np.stack([-(X & 1), -(X & 2), 0 * X], axis=1).astype(I32)
+"""all3's and any3's int3s, packed (the kernels vload3 them; the runtime takes
+a pointer to int3 as rows of 4 lanes: the same bytes): -(x & 1), -(x & 2), and
+-x or 0."""
+
+
+def _msb(values: np.ndarray) -> np.ndarray:
+    """Whether each int has its most significant bit set (OpenCL C's all/any)."""
+    return values < 0
+
+
+def _v2s2v2s(int4s: np.ndarray) -> np.ndarray:
+    """Per row, s = the sum as uint, then (s + 1)(s + 2)(s + 3)(s + 4) mod 2^32."""
+    s = int4s.astype(np.int64).sum(1) % 2**32
+    product = np.ones(s.size, dtype=object)
+    for k in range(1, 5):
+        product = product * (s + k).astype(object) % 2**32
+    return product.astype(np.int64).astype(U32).view(I32)
+
+
 _MODF_IN = (np.arange(4 * N) + (np.arange(4 * N) % 2) * 0.5).astype(F32)
 
 MANIFESTS.update(
@@ -193,6 +214,8 @@ MANIFESTS.update(
             In(ref("A")), Out(np.repeat(ref("A")[:, None], 4, 1))
         ),
         "task_03.11_sum_reduce4": one(In(A4), Out(A4.sum(1, dtype=I32))),
+        # uint sum of an int4 s, then (s + 1)(s + 2)(s + 3)(s + 4) as uint
+        "task_03.12_v2s2v2s": one(In(A4), Out(_v2s2v2s(A4))),
         "task_03.13_copy2": one(
             In(vec(ramp("A", 2 * N), 2)), Out(vec(ramp("A", 2 * N), 2))
         ),
@@ -212,6 +235,12 @@ MANIFESTS.update(
         ),
         "task_03.17_length4_builtin": one(
             In(_FLOAT4), Out(np.sqrt((_FLOAT4 * _FLOAT4).sum(1, dtype=F32)))
+        ),
+        "task_03.20_all3": one(
+            In(_SIGNS3.reshape(-1, 4)), Out(_msb(_SIGNS3).all(1).astype(I32))
+        ),
+        "task_03.21_any3": one(
+            In(_SIGNS3_ANY.reshape(-1, 4)), Out(_msb(_SIGNS3_ANY).any(1).astype(I32))
         ),
         "task_03.19_add4_i32_tid": one(
             In(A4), In(vec(ramp("B", 4 * N), 4)), Out(vec(ramp("Add", 4 * N), 4))

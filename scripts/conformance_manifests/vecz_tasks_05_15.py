@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import In, InOut, Launch, Out, Scalar, compare, kts
+from . import In, InOut, Launch, Out, Scalar, compare, first_lanes, kts
 from .vecz_tasks import (
     A4,
     F32,
@@ -37,7 +37,8 @@ def _static_trip(uniform: bool, floats: bool) -> list[Launch]:
     """Each work-item sums 256 terms a(p) * i + b(p) (ints) or 1.5 x(p) + y(p)
     (floats), p = i, plus the local id when `uniform`."""
     extra = LN if uniform else 0
-    p = np.arange(256)[None, :] + (LID[:, None] if uniform else 0)
+    # one row of terms per work-item: the output has one element per item
+    p = np.arange(256)[None, :] + (LID if uniform else 0 * LID)[:, None]
     count = 256 + extra
     if floats:
         x_in, y_in = (
@@ -379,6 +380,7 @@ _BALANCE_IN = (np.arange(4, dtype=F32)[:, None] * 8 - np.arange(4, dtype=F32)).a
     F32
 )
 _B = ref("B").astype(np.int64)
+_B3 = _B[:, None] * 3 - np.arange(3)
 
 
 def _interleaved(count: int, expected: np.ndarray) -> list[Launch]:
@@ -482,6 +484,12 @@ MANIFESTS.update(
         "task_15.04_convert4": one(
             In(_B[:, None] * 4 - np.arange(4)),
             Out((_B[:, None] * 4 - np.arange(4)).astype(F32)),
+            local_size=2,
+        ),
+        # long3 (3 Ref_B(x) - i) to float3: 3-element vectors, 4 lanes in memory
+        "task_15.05_convert3": one(
+            In(vec(_B3.reshape(-1), 3)),
+            Out(first_lanes(vec(_B3.astype(F32).reshape(-1), 3)), F32, (N, 4)),
             local_size=2,
         ),
     }

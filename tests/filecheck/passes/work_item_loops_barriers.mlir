@@ -229,6 +229,67 @@ func.func @private_array(%out: memref<?xf32, 1>) attributes {mux.kernel = "entry
 
 // -----
 
+// An address into a private variable (an llvm.alloca: an OpenCL C variable whose
+// address is taken, `&s.y`) taken before a barrier and used after it is recomputed
+// after the barrier from the variable's field in the live storage, the work-item's
+// copy; the variable lives there in both regions, its address made before the
+// recomputed one.
+// CHECK-LABEL: func.func private @"private_address.mux-barrier-region.0"
+// CHECK-NEXT:    %s = llvm.getelementptr inbounds %live[%item] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<2 x vector<4xi8>>
+// CHECK-NOT:     llvm.alloca
+// CHECK:         %y = llvm.getelementptr inbounds %s[4] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK-NEXT:    %v = arith.constant 7 : i32
+// CHECK-NEXT:    llvm.store %v, %y : i32, !llvm.ptr
+// CHECK-LABEL: func.func private @"private_address.mux-barrier-region.1"
+// CHECK-NEXT:    %s = llvm.getelementptr inbounds %live[%item] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<2 x vector<4xi8>>
+// CHECK-NEXT:    %y = llvm.getelementptr inbounds %s[4] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK-NEXT:    %w = llvm.load %y : !llvm.ptr -> i32
+func.func @private_address(%out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
+  %c1 = arith.constant 1 : i32
+  %s = llvm.alloca %c1 x !llvm.struct<(i8, i32)> {alignment = 4 : i64} : (i32) -> !llvm.ptr
+  %y = llvm.getelementptr inbounds %s[4] : (!llvm.ptr) -> !llvm.ptr, i8
+  %v = arith.constant 7 : i32
+  llvm.store %v, %y : i32, !llvm.ptr
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  %w = llvm.load %y : !llvm.ptr -> i32
+  %d = arith.constant 0 : i32
+  %gid = mux.get_global_id %d
+  memref.store %w, %out[%gid] : memref<?xi32, 1>
+  func.return
+}
+
+// -----
+
+// A pointer into a private variable that cannot be recomputed (its index is loaded)
+// is kept in the live storage, and so is the variable it points into: the pointer
+// stays valid after the region that took it returned.
+// CHECK-LABEL: func.func private @"private_pointer.mux-barrier-region.0"
+// CHECK:         %a = llvm.getelementptr inbounds %field1[%item] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<4 x vector<4xi8>>
+// CHECK-NOT:     llvm.alloca
+// CHECK:         %p = llvm.getelementptr inbounds %a[%k] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK-NEXT:    %[[SLOT:.*]] = llvm.getelementptr inbounds %live[%item] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.ptr
+// CHECK-NEXT:    llvm.store %p, %[[SLOT]] : !llvm.ptr, !llvm.ptr
+// CHECK-LABEL: func.func private @"private_pointer.mux-barrier-region.1"
+// CHECK:         %[[SLOT:.*]] = llvm.getelementptr inbounds %live[%item] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.ptr
+// CHECK-NEXT:    %p = llvm.load %[[SLOT]] : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT:    %w = llvm.load %p : !llvm.ptr -> i32
+func.func @private_pointer(%out: memref<?xi32, 1>, %in: memref<?xi64, 1>) attributes {mux.kernel = "entry-point"} {
+  %c1 = arith.constant 1 : i32
+  %a = llvm.alloca %c1 x !llvm.array<4 x i32> {alignment = 4 : i64} : (i32) -> !llvm.ptr
+  %d = arith.constant 0 : i32
+  %gid = mux.get_global_id %d
+  %k = memref.load %in[%gid] : memref<?xi64, 1>
+  %p = llvm.getelementptr inbounds %a[%k] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+  %v = arith.constant 7 : i32
+  llvm.store %v, %p : i32, !llvm.ptr
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  %w = llvm.load %p : !llvm.ptr -> i32
+  memref.store %w, %out[%gid] : memref<?xi32, 1>
+  func.return
+}
+
+// -----
+
 // A barrier first and last: the regions before and after are empty but still run.
 // The `once` schedule runs the region after the barrier for work-item 0 alone: no
 // loops, local ids 0, slot 0; `linear` loops with x innermost. With
