@@ -1,0 +1,499 @@
+#!/usr/bin/env python3
+"""The second oracle: UnitCL's kernels run by mux and by PoCL on the same inputs,
+and their outputs compared (`scripts/conformance.py --vs-pocl`).
+
+    python scripts/conformance.py --vs-pocl [SUITE] [--only GLOB] [--jobs N]
+                                  [--timeout S] [--json FILE] [--markdown FILE]
+
+PoCL is the `pocl-binary-distribution` wheel (PoCL 3.0, LLVM 14, its pthread CPU
+device) reached through `pyopencl`, both from PyPI (`pip install -e '.[test]'`):
+no system package. A kernel file's launches (`pocl_cases.Case`) are its
+manifest's, or derived from its kernel's parameters: scripts/pocl_cases.py says
+how, and what derived inputs cannot serve.
+
+Each side runs in worker processes of its own (`conformance.run`: a crash or a
+hang is contained and reported): the mux worker compiles the file's source with
+mux's front-end, writes the cases and their inputs to a scratch directory, then
+runs them; the PoCL worker builds the same source with the same options and runs
+the same cases on those inputs. Every global buffer is compared after each launch
+(a kernel may write any of them), integers exactly, floats within `TOLERANCE`,
+NaN equal to NaN, the padding lane of a 3-element vector not at all. A file ends
+as `agree`, `differ` (the first differing element of the first differing buffer,
+mux's value and PoCL's), `no output` (no buffer to compare), `mux failed` (a
+refusal, a launch error or a crash of ours) or `PoCL failed` (its build error or
+crash).
+
+What this oracle cannot judge: kernels whose result depends on the order of
+work-items (atomics whose old values are stored, races), on the sub-group size
+(mux runs the manifests' sub-group size, PoCL its own), on values the derived
+inputs make meaningless (`pocl_cases`), or on printf's output (printed, not
+compared). `DIAGNOSES` names the disagreements understood.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import re
+import sys
+import traceback
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import conformance
+from pocl_cases import Case, derive_cases, load_cases, manifest_cases, save_cases
+
+TOLERANCE = 16
+"""Floats agree when |mux - PoCL| <= TOLERANCE * eps * max(1, |mux|, |PoCL|),
+eps the type's machine epsilon: 16 units in the last place for values of 1 and
+more (two implementations each within the spec's 3 or 4 ulp of a builtin, one
+fusing a multiply-add the other does not), and 16 eps absolutely below 1, where
+a cancellation makes ulps meaningless."""
+
+OUTCOMES = ("agree", "differ", "no output", "mux failed", "PoCL failed")
+
+DIAGNOSES: dict[str, str] = {}
+"""Kernel file stem -> why mux and PoCL differ there, where it is understood and
+not a bug of ours (docs/conformance.md, "Against PoCL", lists them)."""
+
+
+# ---------------------------------------------------------------------------
+# The two sides, each in its own worker processes
+
+
+def mux_side(kernel_file: Any, macros: dict, launches: list | None, scratch: Path):
+    """Describes a file's cases (written to `scratch` before anything runs, so
+    that PoCL runs them even if mux then crashes) and runs them on mux; its
+    outputs go to `<stem>.mux.npz`."""
+    import mux
+
+    stem = kernel_file.path.stem
+    source = kernel_file.path.read_text(encoding="utf-8")
+    programs: dict[tuple[str, int], Any] = {}
+
+    def program(options: str, sub_group_size: int = 1) -> Any:
+        key = (options, sub_group_size)
+        if key not in programs:
+            programs[key] = mux.compile(
+                source,
+                language="opencl",
+                build_options=options,
+                name=kernel_file.path.name,
+                sub_group_size=sub_group_size,
+            )
+        return programs[key]
+
+    def program_for(launch: Any) -> tuple[Any, str]:
+        options = conformance.launch_options(kernel_file, macros, launch)
+        return program(options, launch.sub_group_size), options
+
+    try:
+        if launches:
+            inputs, cases = "manifest", manifest_cases(program_for, launches, stem)
+        else:
+            options = kernel_file.build_options(macros)
+            inputs, cases = "derived", derive_cases(program(options), options, stem)
+        save_cases(scratch, stem, cases, inputs)
+        outputs = {}
+        for i, case in enumerate(cases):
+            values = _mux_values(case)
+            kernel = program(case.options, case.sub_group_size).kernel(case.kernel)
+            kernel(
+                *values,
+                global_size=case.global_size,
+                local_size=case.local_size,
+                global_offset=case.global_offset,
+            )
+            for j, (arg, value) in enumerate(zip(case.args, values, strict=True)):
+                if arg.kind == "buffer":
+                    outputs[f"c{i}a{j}"] = value
+    except mux.CompileError as error:
+        return _failed(f"refused: {_first_line(str(error))}")
+    except mux.LaunchError as error:
+        return _failed(f"launch error: {_first_line(str(error))}")
+    except Exception as error:  # every other exception is a crash of ours
+        detail = "".join(traceback.format_exception(error))
+        return {"outcome": "crashed", "reason": type(error).__name__, "message": detail}
+    np.savez(scratch / f"{stem}.mux.npz", **outputs)
+    return {"outcome": "ran", "inputs": inputs, "cases": len(cases)}
+
+
+def _mux_values(case: Case) -> list[Any]:
+    import mux
+
+    values: list[Any] = []
+    for arg in case.args:
+        if arg.kind == "local":
+            values.append(mux.LocalBuffer(arg.nbytes))
+        elif arg.kind == "buffer":
+            assert arg.data is not None
+            values.append(mux.aligned(arg.data))
+        else:
+            assert arg.data is not None
+            values.append(arg.data if arg.data.ndim else arg.data[()])
+    return values
+
+
+class Pocl:
+    """PoCL's CPU device through pyopencl; its program builds, by options."""
+
+    def __init__(self) -> None:
+        import pyopencl as cl
+
+        platforms = cl.get_platforms()
+        pocl = [p for p in platforms if "portable computing" in p.name.lower()]
+        if not pocl:
+            names = ", ".join(p.name for p in platforms) or "none"
+            raise RuntimeError(f"no PoCL platform (platforms: {names})")
+        platform = pocl[0]
+        self.cl = cl
+        self.context = cl.Context(platform.get_devices()[:1])
+        self.queue = cl.CommandQueue(self.context)
+        self.programs: dict[tuple[Path, str], Any] = {}
+
+    def build(self, path: Path, options: str) -> Any:
+        if (path, options) not in self.programs:
+            program = self.cl.Program(self.context, path.read_text(encoding="utf-8"))
+            self.programs[path, options] = program.build(options=options)
+        return self.programs[path, options]
+
+    def run(self, path: Path, case: Case) -> dict[int, np.ndarray]:
+        """Runs `case` on PoCL: each buffer argument's contents after it."""
+        cl = self.cl
+        kernel = cl.Kernel(self.build(path, case.options), case.kernel)
+        flags = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
+        values, hosts = [], {}
+        for j, arg in enumerate(case.args):
+            if arg.kind == "local":
+                values.append(cl.LocalMemory(arg.nbytes))
+            elif arg.kind == "buffer":
+                hosts[j] = np.ascontiguousarray(arg.data).copy()
+                values.append(cl.Buffer(self.context, flags, hostbuf=hosts[j]))
+            else:
+                assert arg.data is not None
+                values.append(arg.data.tobytes())
+        kernel.set_args(*values)
+        cl.enqueue_nd_range_kernel(
+            self.queue,
+            kernel,
+            case.global_size,
+            case.local_size,
+            global_work_offset=case.global_offset or None,
+        )
+        for j, host in hosts.items():
+            cl.enqueue_copy(self.queue, host, values[j])
+        self.queue.finish()
+        return hosts
+
+
+def pocl_side(kernel_file: Any, scratch: Path, pocl: Pocl) -> dict:
+    """Runs the cases the mux side wrote for a file on PoCL; its outputs go to
+    `<stem>.pocl.npz`."""
+    stem = kernel_file.path.stem
+    if not (scratch / f"{stem}.json").exists():
+        return {"outcome": "skipped", "reason": "no cases"}
+    cases, _ = load_cases(scratch, stem)
+    outputs = {}
+    for i, case in enumerate(cases):
+        try:
+            hosts = pocl.run(kernel_file.path, case)
+        except pocl.cl.Error as error:
+            return _failed(_pocl_error(str(error)))
+        except Exception as error:  # pyopencl's own errors are RuntimeErrors
+            return _failed(f"{type(error).__name__}: {_pocl_error(str(error))}")
+        outputs.update({f"c{i}a{j}": host for j, host in hosts.items()})
+    np.savez(scratch / f"{stem}.pocl.npz", **outputs)
+    return {"outcome": "ran"}
+
+
+def _pocl_error(message: str) -> str:
+    """A PoCL error's gist: the first compiler error of a build log, else the
+    message's first line."""
+    for line in message.splitlines():
+        if "error:" in line:
+            error = line.split("error:", 1)[1].strip()
+            return "build: " + re.sub(r"^\S*\.cl:\d+:\d+:\s*", "", error)
+    return _first_line(message)
+
+
+def _failed(reason: str) -> dict:
+    return {"outcome": "failed", "reason": reason}
+
+
+def _first_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[0] if lines else "no message"
+
+
+def worker(side: str, suite: Path, scratch: Path) -> None:
+    """Reads kernel file paths from stdin and answers one JSON line each: the
+    file's cases run on `side` (mux or pocl)."""
+    os.environ["MUX_CACHE_DIR"] = ""
+    answers = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)  # printf of either side writes to file descriptor 1
+    sys.stdout = sys.stderr
+    macros = conformance.test_macros(suite / "expectations")
+    from conformance_manifests import manifests
+
+    launches = manifests()
+    pocl = Pocl() if side == "pocl" else None
+    for line in sys.stdin:
+        path = Path(line.strip())
+        kernel_file = conformance.read_header(path)
+        if pocl is not None:
+            record = pocl_side(kernel_file, scratch, pocl)
+        else:
+            file_macros = macros.get(path.stem.lower(), {})
+            record = mux_side(
+                kernel_file, file_macros, launches.get(path.stem), scratch
+            )
+        answers.write(json.dumps(record) + "\n")
+        answers.flush()
+
+
+# ---------------------------------------------------------------------------
+# The parent: both sides run, the outputs compared
+
+
+def difference(mux_out: np.ndarray, pocl_out: np.ndarray, lanes: int = 0) -> str | None:
+    """None when the two outputs of a buffer agree (`TOLERANCE`), else the
+    first differing element, both values and how many differ."""
+    if lanes == 3:
+        mux_out, pocl_out = mux_out[..., :3], pocl_out[..., :3]
+    if mux_out.dtype.names:  # a buffer of structs: its bytes
+        mux_out, pocl_out = (
+            np.ascontiguousarray(a).view(np.uint8) for a in (mux_out, pocl_out)
+        )
+    m, p = mux_out.reshape(-1), pocl_out.reshape(-1)
+    same = m == p
+    if m.dtype.kind == "f":
+        wide_m, wide_p = m.astype(np.float64), p.astype(np.float64)
+        scale = np.maximum(1.0, np.maximum(np.abs(wide_m), np.abs(wide_p)))
+        with np.errstate(invalid="ignore"):
+            close = np.abs(wide_m - wide_p) <= TOLERANCE * np.finfo(m.dtype).eps * scale
+        same |= close | (np.isnan(m) & np.isnan(p))
+    bad = np.flatnonzero(~same)
+    if not bad.size:
+        return None
+    i = int(bad[0])
+    where = np.unravel_index(i, mux_out.shape)
+    element = ", ".join(map(str, where)) if len(where) > 1 else str(i)
+    return (
+        f"element {element}: mux {m[i].item()!r}, PoCL {p[i].item()!r} "
+        f"({bad.size} of {m.size} differ)"
+    )
+
+
+def verdict(stem: str, mux_record: dict, pocl_record: dict | None, scratch: Path):
+    """A file's outcome (`OUTCOMES`) from both sides' records and outputs."""
+    inputs = mux_record.get("inputs", "")
+    if mux_record["outcome"] != "ran":
+        reason = mux_record["reason"]
+        if mux_record["outcome"] == "crashed":
+            reason = f"crashed: {reason}"
+        pocl_outcome = (pocl_record or {}).get("outcome")
+        if pocl_outcome in ("failed", "crashed"):
+            reason += f" (PoCL failed too: {pocl_record['reason']})"
+        return {
+            "outcome": "mux failed",
+            "reason": reason,
+            "crashed": "crashed" in reason[:8],
+        }
+    assert pocl_record is not None
+    if pocl_record["outcome"] != "ran":
+        return {
+            "outcome": "PoCL failed",
+            "reason": pocl_record["reason"],
+            "inputs": inputs,
+        }
+    cases, _ = load_cases(scratch, stem)
+    compared = 0
+    with (
+        np.load(scratch / f"{stem}.mux.npz") as mux_out,
+        np.load(scratch / f"{stem}.pocl.npz") as pocl_out,
+    ):
+        for i, case in enumerate(cases):
+            for j, arg in enumerate(case.args):
+                if arg.kind != "buffer":
+                    continue
+                key, compared = f"c{i}a{j}", compared + 1
+                wrong = difference(mux_out[key], pocl_out[key], arg.lanes)
+                if wrong:
+                    where = f"{case.label}: " if case.label else ""
+                    if len(cases) > 1 and not case.label:
+                        where = f"{case.kernel}: "
+                    reason = f"{where}argument {j}: {wrong}"
+                    return {"outcome": "differ", "reason": reason, "inputs": inputs}
+    outcome = "agree" if compared else "no output"
+    return {"outcome": outcome, "buffers": compared, "inputs": inputs}
+
+
+def side_command(side: str, suite: Path, scratch: Path) -> list[str]:
+    """The command of a worker of `side` (mux or pocl) on `scratch`."""
+    return [sys.executable, __file__, "--worker", side, str(suite), str(scratch)]
+
+
+def compare_all(
+    suite: Path,
+    paths: list[Path],
+    jobs: int,
+    timeout: float,
+    scratch: Path,
+) -> dict[Path, dict]:
+    """Each path's outcome: the mux side run over every file, then the PoCL
+    side over those whose cases the mux side wrote, each by `jobs` workers."""
+    mux_command = side_command("mux", suite, scratch)
+    mux_results = conformance.run(suite, paths, jobs, timeout, mux_command)
+    described = [p for p in paths if (scratch / f"{p.stem}.json").exists()]
+    pocl_command = side_command("pocl", suite, scratch)
+    pocl_results = conformance.run(suite, described, jobs, timeout, pocl_command)
+    return {
+        path: verdict(path.stem, mux_results[path], pocl_results.get(path), scratch)
+        for path in paths
+    }
+
+
+# ---------------------------------------------------------------------------
+# The report
+
+
+def pocl_table(results: dict[Path, dict]) -> str:
+    """The markdown of a `--vs-pocl` run: outcomes by group, each disagreement
+    (with its diagnosis, `DIAGNOSES`), then the failures of each side by
+    reason."""
+    by_group: dict[str, Counter] = {}
+    differ, failed = [], {"mux failed": Counter(), "PoCL failed": Counter()}
+    for path, record in sorted(results.items()):
+        group = path.name.split(".", 1)[0]
+        by_group.setdefault(group, Counter())[record["outcome"]] += 1
+        if record["outcome"] == "differ":
+            note = DIAGNOSES.get(path.stem, "not diagnosed yet")
+            reason = " ".join(record["reason"].split())
+            differ.append(f"- `{path.stem}` ({record['inputs']}): {reason}. *{note}*")
+        elif record["outcome"] in failed:
+            failed[record["outcome"]][_gist(record["reason"])] += 1
+    total: Counter = Counter()
+    lines = [
+        "| group | files | " + " | ".join(OUTCOMES) + " |",
+        "| --- | ---: | " + " | ".join("---:" for _ in OUTCOMES) + " |",
+    ]
+    for group, counts in by_group.items():
+        total.update(counts)
+        lines.append(_row(group, counts))
+    lines.append(_row("**all**", total))
+    both = total["agree"] + total["differ"]
+    lines += ["", f"Agree: {total['agree']} of the {both} files both ran and compared."]
+    if differ:
+        lines += ["", "Differ (the first differing element), and why:", "", *differ]
+    for outcome, reasons in failed.items():
+        if reasons:
+            lines += ["", f"| {outcome} because | files |", "| --- | ---: |"]
+            lines += [f"| {r} | {n} |" for r, n in reasons.most_common()]
+    return "\n".join(lines) + "\n"
+
+
+def _gist(reason: str) -> str:
+    """A failure's reason without its file's particulars, to count alike ones."""
+    reason = " ".join(reason.split())
+    if reason.startswith("refused: "):
+        return "refused: " + conformance.refusal_reason(reason[len("refused: ") :])
+    reason = reason.split(" (PoCL failed too")[0]
+    return re.sub(r"'[^']*'|\d+", "_", reason)[:100].replace("|", "/")
+
+
+def _row(name: str, counts: Counter) -> str:
+    cells = " | ".join(str(counts[o]) for o in OUTCOMES)
+    return f"| {name} | {sum(counts.values())} | {cells} |"
+
+
+POCL_HEADING = conformance.POCL_HEADING
+POCL_SECTION = (
+    POCL_HEADING
+    + """
+
+The second oracle: every kernel file run by mux and by PoCL 3.0 (the
+`pocl-binary-distribution` wheel, LLVM 14, its pthread CPU device) on the same
+inputs, and every global buffer compared after each launch, by
+
+    python scripts/conformance.py --vs-pocl --jobs 1 --markdown docs/conformance.md
+
+The inputs are the manifest's where the file has one (*manifest*), else derived
+from the kernel's parameters (*derived*: deterministic random buffers sized by the
+access analysis, small integer scalars, the default NDRange;
+`scripts/conformance_pocl.py` says how). Integers must be equal, floats within 16
+eps relative above 1 and absolute below it (NaN equal to NaN), the padding lane
+of a 3-element vector is not compared. *no output*: nothing to compare (no
+buffer argument). A disagreement is not by itself a bug of ours: the list says
+which are understood (a result that depends on the order of atomics, on the
+sub-group size, on inputs a derived launch makes meaningless).
+
+{table}"""
+)
+"""docs/conformance.md's section of the `--vs-pocl` run, after the others."""
+
+
+def write_section(page_path: Path, table: str) -> None:
+    """Puts the section of `table` in the page: in place of its old one (up to
+    the next `## ` heading), else at its end."""
+    page = page_path.read_text(encoding="utf-8") if page_path.exists() else ""
+    section = POCL_SECTION.format(table=table)
+    if POCL_HEADING in page:
+        before, after = page.split(POCL_HEADING, 1)
+        rest = after.find("\n## ")
+        after = after[rest + 1 :] if rest >= 0 else ""
+        page = f"{before}{section}" + (f"\n{after}" if after else "")
+    else:
+        page = f"{page.rstrip()}\n\n{section}" if page else section
+    page_path.write_text(page, encoding="utf-8")
+
+
+def main(args: Any) -> int:
+    """`--vs-pocl`: every file matching `--only` compared; the table printed,
+    and written with `--markdown` (its section) and `--json` (every record).
+    The exit status is 1 if mux crashed on a file, 2 if PoCL is missing."""
+    import tempfile
+
+    missing = pocl_missing()
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
+    paths = sorted(
+        p
+        for p in (args.suite / "kernels").glob("*.cl")
+        if fnmatch.fnmatch(p.name, args.only)
+    )
+    with tempfile.TemporaryDirectory(prefix="vs-pocl-") as scratch:
+        results = compare_all(args.suite, paths, args.jobs, args.timeout, Path(scratch))
+    report = pocl_table(results)
+    print(report)
+    if args.markdown:
+        write_section(args.markdown, report)
+    if args.json:
+        records = {p.name: r for p, r in sorted(results.items())}
+        args.json.write_text(json.dumps(records, indent=1), encoding="utf-8")
+    return 1 if any(r.get("crashed") for r in results.values()) else 0
+
+
+def pocl_missing() -> str | None:
+    """None if PoCL can be run here, else why not and how to install it."""
+    try:
+        Pocl()
+    except Exception as error:  # no pyopencl (ImportError), no PoCL platform
+        reason = str(error) or type(error).__name__
+        return (
+            f"no PoCL ({reason}): pip install pyopencl pocl-binary-distribution, "
+            "or pip install -e '.[test]'"
+        )
+    return None
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--worker"]:
+        worker(sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4]))
+    else:
+        sys.exit(conformance.main(["--vs-pocl", *sys.argv[1:]]))
