@@ -17,21 +17,23 @@ mux's front-end, writes the cases and their inputs to a scratch directory, then
 runs them; the PoCL worker builds the same source with the same options and runs
 the same cases on those inputs. Every global buffer is compared after each launch
 (a kernel may write any of them), integers exactly, floats within `TOLERANCE`,
-NaN equal to NaN, the padding lane of a 3-element vector not at all. A file ends
+NaN equal to NaN, the padding lane of a 3-element vector not at all; what the
+launches print (printf) is compared too, as lines in any order. A file ends
 as `agree`, `differ` (the first differing element of the first differing buffer,
-mux's value and PoCL's), `no output` (no buffer to compare), `mux failed` (a
+mux's value and PoCL's), `no output` (nothing printed, no buffer), `mux failed` (a
 refusal, a launch error or a crash of ours) or `PoCL failed` (its build error or
 crash).
 
 What this oracle cannot judge: kernels whose result depends on the order of
 work-items (atomics whose old values are stored, races), on the sub-group size
 (mux runs the manifests' sub-group size, PoCL its own), on values the derived
-inputs make meaningless (`pocl_cases`), or on printf's output (printed, not
-compared). `DIAGNOSES` names the disagreements understood.
+inputs make meaningless (`pocl_cases`). `DIAGNOSES` names the disagreements
+understood.
 """
 
 from __future__ import annotations
 
+import ctypes
 import fnmatch
 import json
 import os
@@ -39,6 +41,8 @@ import re
 import sys
 import traceback
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -103,12 +107,13 @@ def mux_side(kernel_file: Any, macros: dict, launches: list | None, scratch: Pat
         for i, case in enumerate(cases):
             values = _mux_values(case)
             kernel = program(case.options, case.sub_group_size).kernel(case.kernel)
-            kernel(
-                *values,
-                global_size=case.global_size,
-                local_size=case.local_size,
-                global_offset=case.global_offset,
-            )
+            with printed_to(scratch / f"{stem}.mux.out"):
+                kernel(
+                    *values,
+                    global_size=case.global_size,
+                    local_size=case.local_size,
+                    global_offset=case.global_offset,
+                )
             for j, (arg, value) in enumerate(zip(case.args, values, strict=True)):
                 if arg.kind == "buffer":
                     outputs[f"c{i}a{j}"] = value
@@ -162,8 +167,9 @@ class Pocl:
             self.programs[path, options] = program.build(options=options)
         return self.programs[path, options]
 
-    def run(self, path: Path, case: Case) -> dict[int, np.ndarray]:
-        """Runs `case` on PoCL: each buffer argument's contents after it."""
+    def run(self, path: Path, case: Case, printed: Path) -> dict[int, np.ndarray]:
+        """Runs `case` on PoCL: each buffer argument's contents after it; what
+        it prints is appended to `printed`."""
         cl = self.cl
         kernel = cl.Kernel(self.build(path, case.options), case.kernel)
         flags = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
@@ -178,16 +184,17 @@ class Pocl:
                 assert arg.data is not None
                 values.append(arg.data.tobytes())
         kernel.set_args(*values)
-        cl.enqueue_nd_range_kernel(
-            self.queue,
-            kernel,
-            case.global_size,
-            case.local_size,
-            global_work_offset=case.global_offset or None,
-        )
-        for j, host in hosts.items():
-            cl.enqueue_copy(self.queue, host, values[j])
-        self.queue.finish()
+        with printed_to(printed):
+            cl.enqueue_nd_range_kernel(
+                self.queue,
+                kernel,
+                case.global_size,
+                case.local_size,
+                global_work_offset=case.global_offset or None,
+            )
+            for j, host in hosts.items():
+                cl.enqueue_copy(self.queue, host, values[j])
+            self.queue.finish()
         return hosts
 
 
@@ -201,7 +208,7 @@ def pocl_side(kernel_file: Any, scratch: Path, pocl: Pocl) -> dict:
     outputs = {}
     for i, case in enumerate(cases):
         try:
-            hosts = pocl.run(kernel_file.path, case)
+            hosts = pocl.run(kernel_file.path, case, scratch / f"{stem}.pocl.out")
         except pocl.cl.Error as error:
             return _failed(_pocl_error(str(error)))
         except Exception as error:  # pyopencl's own errors are RuntimeErrors
@@ -209,6 +216,26 @@ def pocl_side(kernel_file: Any, scratch: Path, pocl: Pocl) -> dict:
         outputs.update({f"c{i}a{j}": host for j, host in hosts.items()})
     np.savez(scratch / f"{stem}.pocl.npz", **outputs)
     return {"outcome": "ran"}
+
+
+@contextmanager
+def printed_to(path: Path) -> Iterator[None]:
+    """What is printed meanwhile appended to `path`: mux's printf writes to
+    `sys.stdout`, PoCL's to the C library's (file descriptor 1, buffered)."""
+    libc = ctypes.CDLL(None)
+    libc.fflush(None)
+    saved, saved_fd = sys.stdout, os.dup(1)
+    with path.open("a", encoding="utf-8") as file:
+        os.dup2(file.fileno(), 1)
+        sys.stdout = file
+        try:
+            yield
+        finally:
+            file.flush()
+            libc.fflush(None)
+            sys.stdout = saved
+            os.dup2(saved_fd, 1)
+            os.close(saved_fd)
 
 
 def _pocl_error(message: str) -> str:
@@ -329,8 +356,38 @@ def verdict(stem: str, mux_record: dict, pocl_record: dict | None, scratch: Path
                         where = f"{case.kernel}: "
                     reason = f"{where}argument {j}: {wrong}"
                     return {"outcome": "differ", "reason": reason, "inputs": inputs}
-    outcome = "agree" if compared else "no output"
+    mux_text, pocl_text = (_printed(scratch / f"{stem}.{s}.out") for s in SIDES)
+    wrong = printed_difference(mux_text, pocl_text)
+    if wrong:
+        return {"outcome": "differ", "reason": f"printed: {wrong}", "inputs": inputs}
+    printed = bool(mux_text or pocl_text)
+    outcome = "agree" if compared or printed else "no output"
     return {"outcome": outcome, "buffers": compared, "inputs": inputs}
+
+
+SIDES = ("mux", "pocl")
+
+
+def _printed(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
+
+
+def printed_difference(mux_text: str, pocl_text: str) -> str | None:
+    """None when both sides printed the same lines, in any order (work-groups
+    run in parallel on both: whose line comes first is theirs to choose), else
+    the first line each printed that the other did not."""
+    mux_lines, pocl_lines = mux_text.splitlines(), pocl_text.splitlines()
+    only_mux = Counter(mux_lines) - Counter(pocl_lines)
+    only_pocl = Counter(pocl_lines) - Counter(mux_lines)
+    if not only_mux and not only_pocl:
+        return None
+    first_mux = next((line for line in mux_lines if line in only_mux), None)
+    first_pocl = next((line for line in pocl_lines if line in only_pocl), None)
+    return (
+        f"mux {first_mux!r}, PoCL {first_pocl!r} ({sum(only_mux.values())} of "
+        f"{len(mux_lines)} lines of mux's not PoCL's, {sum(only_pocl.values())} of "
+        f"{len(pocl_lines)} of PoCL's not mux's)"
+    )
 
 
 def side_command(side: str, suite: Path, scratch: Path) -> list[str]:
@@ -418,19 +475,21 @@ POCL_SECTION = (
 
 The second oracle: every kernel file run by mux and by PoCL 3.0 (the
 `pocl-binary-distribution` wheel, LLVM 14, its pthread CPU device) on the same
-inputs, and every global buffer compared after each launch, by
+inputs, every global buffer compared after each launch and what the launches
+print too, by
 
     python scripts/conformance.py --vs-pocl --jobs 1 --markdown docs/conformance.md
 
 The inputs are the manifest's where the file has one (*manifest*), else derived
-from the kernel's parameters (*derived*: deterministic random buffers sized by the
-access analysis, small integer scalars, the default NDRange;
-`scripts/conformance_pocl.py` says how). Integers must be equal, floats within 16
-eps relative above 1 and absolute below it (NaN equal to NaN), the padding lane
-of a 3-element vector is not compared. *no output*: nothing to compare (no
-buffer argument). A disagreement is not by itself a bug of ours: the list says
-which are understood (a result that depends on the order of atomics, on the
-sub-group size, on inputs a derived launch makes meaningless).
+from the kernel's parameters (*derived*: deterministic random buffers of 4096
+elements, small integer scalars, a 64-item NDRange; `scripts/pocl_cases.py`
+says how). Integers must be equal, floats within 16 eps relative above 1 and
+absolute below it (NaN equal to NaN), the padding lane of a 3-element vector is
+not compared, printed lines are compared in any order. *no output*: nothing to
+compare (no buffer argument, nothing printed). A disagreement is not by itself
+a bug of ours: the list says which are understood (a result that depends on the
+order of atomics, on the sub-group size, on inputs a derived launch makes
+meaningless).
 
 {table}"""
 )

@@ -227,3 +227,31 @@ def test_the_report_and_its_section_of_the_page(tmp_path):
     assert text.startswith("# Conformance\n\n## Execution: the manifests\n\ntable\n")
     assert text.count(vs_pocl.POCL_HEADING) == 1
     assert text.endswith("new table\n")
+
+
+PRINTER = """\
+kernel void pair(void) {
+  if (get_global_id(0) < 2) printf("item %d: %s\\n", (int)get_global_id(0), "WORD");
+}
+"""
+
+
+@needs_pocl
+def test_printed_lines_are_compared(tmp_path):
+    record = _one_file(
+        tmp_path, PRINTER.replace("WORD", "same"), PRINTER.replace("WORD", "other")
+    )
+    assert record == {
+        "outcome": "differ",
+        "reason": "printed: mux 'item 0: same', PoCL 'item 0: other' (2 of 2 lines "
+        "of mux's not PoCL's, 2 of 2 of PoCL's not mux's)",
+        "inputs": "derived",
+    }
+
+
+def test_printed_lines_agree_in_any_order():
+    assert vs_pocl.printed_difference("a\nb\nb\n", "b\na\nb\n") is None
+    assert vs_pocl.printed_difference("a\nb\n", "a\n") == (
+        "mux 'b', PoCL None (1 of 2 lines of mux's not PoCL's, 0 of 1 of PoCL's "
+        "not mux's)"
+    )
