@@ -1,4 +1,5 @@
-"""scripts/conformance.py --vs-pocl (scripts/conformance_pocl.py, pocl_cases.py):
+"""scripts/conformance.py --vs-pocl (scripts/conformance_pocl.py, pocl_cases.py,
+pocl_report.py):
 UnitCL kernels that agree on mux and PoCL, a kernel pair that differs reported
 with the index, a PoCL build error, the derived arguments of a kernel without a
 manifest, and the comparison and report on their own."""
@@ -9,12 +10,14 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from script_modules import UNITCL, conformance, needs_pocl, needs_unitcl
 
 from script_modules import conformance_pocl as vs_pocl  # isort: skip
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import pocl_cases
+import pocl_report
 
 AGREEING = (
     "task_01.02_add",  # a manifest
@@ -214,18 +217,18 @@ def test_the_report_and_its_section_of_the_page(tmp_path):
         kernels / "dma.01_c.cl": {"outcome": "PoCL failed", "reason": "build: x 'y'"},
         kernels / "dma.02_d.cl": {"outcome": "mux failed", "reason": "refused: f"},
     }
-    table = vs_pocl.pocl_table(results)
+    table = pocl_report.pocl_table(results)
     assert "| barrier | 2 | 1 | 1 | 0 | 0 | 0 |" in table
     assert "| **all** | 4 | 1 | 1 | 0 | 1 | 1 |" in table
     assert "- `barrier.02_b` (derived): argument 1: element 3: mux 1" in table
     assert "| build: x _ | 1 |" in table
     page = tmp_path / "conformance.md"
     page.write_text("# Conformance\n\n## Execution: the manifests\n\ntable\n")
-    vs_pocl.write_section(page, table)
-    vs_pocl.write_section(page, "new table\n")
+    pocl_report.write_section(page, table)
+    pocl_report.write_section(page, "new table\n")
     text = page.read_text()
     assert text.startswith("# Conformance\n\n## Execution: the manifests\n\ntable\n")
-    assert text.count(vs_pocl.POCL_HEADING) == 1
+    assert text.count(pocl_report.POCL_HEADING) == 1
     assert text.endswith("new table\n")
 
 
@@ -255,3 +258,26 @@ def test_printed_lines_agree_in_any_order():
         "mux 'b', PoCL None (1 of 2 lines of mux's not PoCL's, 0 of 1 of PoCL's "
         "not mux's)"
     )
+
+
+@pytest.mark.parametrize(
+    ("log", "gist"),
+    [
+        (
+            "Build on <device>:\n\nError(s) while linking: \nCannot find symbol "
+            "_Z22_cl_atomic_fetch_add_xPU3AS1Vii in kernel library\n",
+            "link: '_cl_atomic_fetch_add_x' is not in PoCL's kernel library",
+        ),
+        (
+            "error: /root/.cache/pocl/kcache/t.cl:21:24 <Spelling=/x/a.h:9:3>: "
+            "call to 'f' is ambiguous\n",
+            "build: call to 'f' is ambiguous",
+        ),
+        (
+            "clBuildProgram failed: BUILD_PROGRAM_FAILURE\nmore",
+            "clBuildProgram failed: BUILD_PROGRAM_FAILURE",
+        ),
+    ],
+)
+def test_the_gist_of_a_pocl_error(log, gist):
+    assert vs_pocl._pocl_error(log) == gist
