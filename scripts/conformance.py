@@ -331,29 +331,40 @@ def execute_file(kernel_file: KernelFile, macros: dict[str, str], launches) -> d
     `failed` (with the reason) or `crashed`."""
     from conformance_manifests import run_file
 
-    import mux
-
-    source = kernel_file.path.read_text(encoding="utf-8")
-    programs: dict[tuple[str, int], mux.Program] = {}
+    program = program_cache(kernel_file)
 
     def build(launch):
         options = launch_options(kernel_file, macros, launch)
-        key = (options, launch.sub_group_size)
-        if key not in programs:
-            programs[key] = mux.compile(
-                source,
-                language="opencl",
-                build_options=options,
-                name=kernel_file.path.name,
-                sub_group_size=launch.sub_group_size,
-            )
-        return programs[key]
+        return program(options, launch.sub_group_size)
 
     try:
         return run_file(launches, build, kernel_file.path.stem)
     except Exception as error:  # every other exception is a crash
         detail = "".join(traceback.format_exception(error))
         return {"outcome": "crashed", "reason": type(error).__name__, "message": detail}
+
+
+def program_cache(kernel_file: KernelFile):
+    """A function compiling the file with mux (`mux.compile`) for given build
+    options and sub-group size, each pair once."""
+    import mux
+
+    source = kernel_file.path.read_text(encoding="utf-8")
+    programs: dict[tuple[str, int], mux.Program] = {}
+
+    def program(options: str, sub_group_size: int = 1) -> mux.Program:
+        key = (options, sub_group_size)
+        if key not in programs:
+            programs[key] = mux.compile(
+                source,
+                language="opencl",
+                build_options=options,
+                name=kernel_file.path.name,
+                sub_group_size=sub_group_size,
+            )
+        return programs[key]
+
+    return program
 
 
 def launch_options(kernel_file: KernelFile, macros: dict[str, str], launch) -> str:

@@ -72,20 +72,7 @@ def mux_side(kernel_file: Any, macros: dict, launches: list | None, scratch: Pat
     import mux
 
     stem = kernel_file.path.stem
-    source = kernel_file.path.read_text(encoding="utf-8")
-    programs: dict[tuple[str, int], Any] = {}
-
-    def program(options: str, sub_group_size: int = 1) -> Any:
-        key = (options, sub_group_size)
-        if key not in programs:
-            programs[key] = mux.compile(
-                source,
-                language="opencl",
-                build_options=options,
-                name=kernel_file.path.name,
-                sub_group_size=sub_group_size,
-            )
-        return programs[key]
+    program = conformance.program_cache(kernel_file)
 
     def program_for(launch: Any) -> tuple[Any, str]:
         options = conformance.launch_options(kernel_file, macros, launch)
