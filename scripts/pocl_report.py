@@ -104,7 +104,15 @@ def pocl_table(results: dict[Path, dict]) -> str:
         lines.append(_row(group, counts))
     lines.append(_row("**all**", total))
     both = total["agree"] + total["differ"]
-    lines += ["", f"Agree: {total['agree']} of the {both} files both ran and compared."]
+    derived = sum(
+        r["outcome"] == "agree" and r.get("inputs") == "derived"
+        for r in results.values()
+    )
+    lines += [
+        "",
+        f"Agree: {total['agree']} of the {both} files both ran and compared "
+        f"({derived} of them on derived inputs, having no manifest).",
+    ]
     for outcome, heading in (
         ("differ", "Differ (the first differing element), and why:"),
         ("mux failed", "mux failed (our refusals and crashes), and why:"),
