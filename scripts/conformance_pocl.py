@@ -227,7 +227,7 @@ def _pocl_error(message: str) -> str:
     for line in message.splitlines():
         if "error:" in line:
             error = line.split("error:", 1)[1].strip()
-            location = r"^\S*\.cl:\d+:\d+(?: <Spelling=[^>]*>)?:\s*"
+            location = r"^\S*\.cl:\d+:\d+(?: <Spelling=.*?>)?:\s+"
             return "build: " + re.sub(location, "", error)
         missing = re.match(r"Cannot find symbol _Z(\d+)(\w+)", line.strip())
         if missing:

@@ -36,6 +36,13 @@ DIAGNOSES: dict[str, str] = {
     "(UnitCL's reference accepts both)",
     "printf.11_print_inf": "PoCL's: '% +A' of +inf is '+INF' (C: '+' overrides "
     "the space), as mux and UnitCL's reference have it",
+    "printf.13_concurrent_printf": "the order of work-groups, theirs to choose: "
+    "the kernel prints no newline, so its whole output is one line, compared "
+    "whole; the same numbers in another order",
+    "regression.98_store_uniform_pointer": _DERIVED_UB.format(
+        "its scalar zero is not 0, so every work-item stores another value to "
+        "out[3], a race"
+    ),
     "printf.14_print_vector": "PoCL's: '%v4hi' of an int4 prints each lane "
     "converted to short (UnitCL's reference, and mux); PoCL reads the int4's "
     "bytes as shorts",

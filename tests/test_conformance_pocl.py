@@ -274,6 +274,11 @@ def test_printed_lines_agree_in_any_order():
             "build: call to 'f' is ambiguous",
         ),
         (
+            "error: /t.cl:24:3 <Spelling=<command line>:5:15>: use of undeclared "
+            "identifier 'half4'",
+            "build: use of undeclared identifier 'half4'",
+        ),
+        (
             "clBuildProgram failed: BUILD_PROGRAM_FAILURE\nmore",
             "clBuildProgram failed: BUILD_PROGRAM_FAILURE",
         ),
