@@ -12,9 +12,9 @@ the same data as
       here with `gcc -O3 -march=native -fopenmp -shared -fPIC` into a temporary
       directory and called through ctypes,
   (c) PoCL through pyopencl, with OpenCL C versions of the same kernels
-      (`examples/*.cl`, the OpenCL C twins of the examples), when pyopencl and a
-      PoCL ICD are installed
-      (`apt-get install pocl-opencl-icd`, `pip install pyopencl`),
+      (`examples/*.cl`, the OpenCL C twins of the examples), when pyopencl and
+      PoCL are installed (`pip install pyopencl pocl-binary-distribution`: PoCL's
+      wheel, no system package),
   (d) mux again, on the OpenCL C twin (`examples/<name>.cl`, the source PoCL builds,
       with the build options its `// Build options:` header line states): the
       column "mux from CL"; "mux" is the kernel compiled from MLIR.

@@ -2,7 +2,8 @@
 """The reference implementation's kernels as our compile-coverage check.
 
     python scripts/conformance.py [SUITE] [--jobs N] [--timeout S] [--only GLOB]
-                                  [--markdown FILE] [--json FILE] [--run]
+                                  [--markdown FILE] [--json FILE]
+                                  [--run | --vs-pocl]
 
 SUITE (default `../shared/suites/unitcl` beside the repository) holds UnitCL's
 OpenCL C kernels in `kernels/<group>.<nn>_<name>.cl`. Each file is compiled the
@@ -30,6 +31,9 @@ With `--run`, the files that have an execution manifest
 expected results as numpy) are run instead, in the same worker processes, and
 each is *passed*, *failed* (the first wrong element, expected vs got) or
 *crashed*; `--markdown` then rewrites only the page's execution section.
+
+With `--vs-pocl`, every file is run by mux and by PoCL on the same inputs and
+their outputs compared (scripts/conformance_pocl.py): the second oracle.
 """
 
 from __future__ import annotations
@@ -330,30 +334,47 @@ def execute_file(kernel_file: KernelFile, macros: dict[str, str], launches) -> d
     `failed` (with the reason) or `crashed`."""
     from conformance_manifests import run_file
 
-    import mux
-
-    source = kernel_file.path.read_text(encoding="utf-8")
-    programs: dict[tuple[str, int], mux.Program] = {}
+    program = program_cache(kernel_file)
 
     def build(launch):
-        options = kernel_file.build_options({**macros, **launch.macros})
-        options = f"{options} {launch.options}".strip()
-        key = (options, launch.sub_group_size)
-        if key not in programs:
-            programs[key] = mux.compile(
-                source,
-                language="opencl",
-                build_options=options,
-                name=kernel_file.path.name,
-                sub_group_size=launch.sub_group_size,
-            )
-        return programs[key]
+        options = launch_options(kernel_file, macros, launch)
+        return program(options, launch.sub_group_size)
 
     try:
         return run_file(launches, build, kernel_file.path.stem)
     except Exception as error:  # every other exception is a crash
         detail = "".join(traceback.format_exception(error))
         return {"outcome": "crashed", "reason": type(error).__name__, "message": detail}
+
+
+def program_cache(kernel_file: KernelFile):
+    """A function compiling the file with mux (`mux.compile`) for given build
+    options and sub-group size, each pair once."""
+    import mux
+
+    source = kernel_file.path.read_text(encoding="utf-8")
+    programs: dict[tuple[str, int], mux.Program] = {}
+
+    def program(options: str, sub_group_size: int = 1) -> mux.Program:
+        key = (options, sub_group_size)
+        if key not in programs:
+            programs[key] = mux.compile(
+                source,
+                language="opencl",
+                build_options=options,
+                name=kernel_file.path.name,
+                sub_group_size=sub_group_size,
+            )
+        return programs[key]
+
+    return program
+
+
+def launch_options(kernel_file: KernelFile, macros: dict[str, str], launch) -> str:
+    """clBuildProgram's options for a manifest's launch: the file's, its test's
+    `macros` under the launch's own, then the launch's other options."""
+    options = kernel_file.build_options({**macros, **launch.macros})
+    return f"{options} {launch.options}".strip()
 
 
 def worker(suite: Path, execute: bool = False) -> None:
@@ -566,6 +587,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", type=Path, help="write the table here too")
     parser.add_argument("--json", type=Path, help="write every file's record here")
     parser.add_argument("--run", action="store_true", help="run the manifests")
+    parser.add_argument(
+        "--vs-pocl", action="store_true", help="run on mux and PoCL, compare"
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -573,6 +597,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.run:
         return execute(args)
+    if args.vs_pocl:
+        import conformance_pocl
+
+        return conformance_pocl.main(args)
     paths = sorted(
         p
         for p in (args.suite / "kernels").glob("*.cl")
@@ -591,7 +619,8 @@ def main(argv: list[str] | None = None) -> int:
         old = (
             args.markdown.read_text(encoding="utf-8") if args.markdown.exists() else ""
         )
-        kept = old[old.index(EXECUTION_HEADING) :] if EXECUTION_HEADING in old else ""
+        starts = [old.index(h) for h in (EXECUTION_HEADING, POCL_HEADING) if h in old]
+        kept = old[min(starts) :] if starts else ""
         page = PAGE.format(table=report)
         args.markdown.write_text(f"{page}\n{kept}" if kept else page, encoding="utf-8")
     if args.json:
@@ -618,9 +647,11 @@ def execute(args: argparse.Namespace) -> int:
     if args.markdown:
         exists = args.markdown.exists()
         page = args.markdown.read_text(encoding="utf-8") if exists else ""
-        page = page.split(EXECUTION_HEADING)[0].rstrip("\n")
+        page, _, after = page.partition(EXECUTION_HEADING)
+        kept = after[after.index(POCL_HEADING) :] if POCL_HEADING in after else ""
         section = EXECUTION_SECTION.format(table=report)
-        args.markdown.write_text(f"{page}\n\n{section}", encoding="utf-8")
+        page = f"{page.rstrip()}\n\n{section}" + (f"\n{kept}" if kept else "")
+        args.markdown.write_text(page, encoding="utf-8")
     if args.json:
         records = {p.name: r for p, r in sorted(results.items())}
         args.json.write_text(json.dumps(records, indent=1), encoding="utf-8")
@@ -646,6 +677,9 @@ dead process or a hang.
 {table}"""
 )
 """The execution section of docs/conformance.md, after the compile tables."""
+POCL_HEADING = "## Against PoCL"
+"""The section of `--vs-pocl` (scripts/conformance_pocl.py), after the execution
+section: `--run` keeps it."""
 
 
 if __name__ == "__main__":

@@ -34,3 +34,13 @@ needs_unitcl = pytest.mark.skipif(
     reason=f"no UnitCL suite at {UNITCL}: these tests run its kernels (outside CI, "
     "a checkout without ../shared has none; in CI they run, and fail if it is gone)",
 )
+
+conformance_pocl = load_script("conformance_pocl")
+POCL_MISSING = conformance_pocl.pocl_missing()
+
+needs_pocl = pytest.mark.skipif(
+    POCL_MISSING is not None and not os.environ.get("CI"),
+    reason=f"{POCL_MISSING}: these tests run kernels on PoCL (outside CI, a venv "
+    "set up before the test extra had PoCL has none; in CI they run, and fail if "
+    "it is gone)",
+)

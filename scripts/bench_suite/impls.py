@@ -22,8 +22,7 @@ CL_DIR = EXAMPLES
 """The OpenCL C twins of the examples: what PoCL and "mux from CL" build."""
 
 INSTALL_POCL = (
-    "apt-get install pocl-opencl-icd && pip install pyopencl "
-    "(or: pip install -e '.[bench]')"
+    "pip install pyopencl pocl-binary-distribution (or: pip install -e '.[bench]')"
 )
 
 
