@@ -11,8 +11,8 @@ through every pass (`mux.explorer`).
 
 A compiler building on the library passes an xDSL `ModuleOp` instead of text, and a
 `HostPipeline` with passes of its own (`with_pass`): docs/library.md, which also says
-what is stable. See `mux.api` for the contract, `mux.arguments` for what each kernel parameter
-takes, `mux.runtime` for how a launch runs.
+what is stable. See `mux.api` for the contract, `mux.arguments` for what each
+kernel parameter takes, `mux.runtime` for how a launch runs.
 """
 
 from lowering.common.compile_options import CompileOptions
