@@ -1,11 +1,17 @@
 """The xDSL dialects of ComputeMux: the library other compilers import.
 
-`ALL_DIALECTS` maps each dialect's name to a factory, as xDSL's tools expect.
+`ALL_DIALECTS` maps each dialect's name to a factory, as xDSL's tools expect. The
+dialects themselves are the modules `dialects.mux`, `dialects.llvmx` and
+`dialects.atomic` (their `__all__`), the `mux.*` attributes' helpers
+`dialects.attributes`, the scheduling structs `dialects.scheduling`: what is
+stable is docs/library.md.
 """
 
 from collections.abc import Callable
 
 from xdsl.ir import Dialect
+
+__all__ = ["ALL_DIALECTS"]
 
 
 def _mux() -> Dialect:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import UnionType
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -86,9 +87,11 @@ def _element(type_: Attribute) -> Attribute:
     return type_.get_element_type() if isinstance(type_, VectorType) else type_
 
 
-def _check_cast(
-    op: IRDLOperation, source: type[Attribute], dest: type[Attribute]
-) -> None:
+_Kind = type[Attribute] | UnionType
+"""A kind of element: an attribute class or a union of them (`AnyFloat`)."""
+
+
+def _check_cast(op: IRDLOperation, source: _Kind, dest: _Kind) -> None:
     """LLVM's casts: source and result elements of the given kinds, same shape."""
     arg_type, res_type = op.operands[0].type, op.results[0].type
     kinds = {AnyFloat: "a float", IntegerType: "an integer"}
@@ -114,8 +117,8 @@ def _check_cast(
 class _CastOp(IRDLOperation):
     """A cast `arg : T to U`; subclasses say which element kinds T and U have."""
 
-    SOURCE: ClassVar[type[Attribute]]
-    DEST: ClassVar[type[Attribute]]
+    SOURCE: ClassVar[_Kind]
+    DEST: ClassVar[_Kind]
 
     arg = operand_def()
     result = result_def()
@@ -367,8 +370,8 @@ class SwitchOp(IRDLOperation):
     default_operands = var_operand_def()
     case_operands = var_operand_def()
 
-    case_values = prop_def(DenseArrayBase)
-    case_operand_segments = prop_def(DenseArrayBase)
+    case_values = prop_def(DenseArrayBase[IntegerType])
+    case_operand_segments = prop_def(DenseArrayBase[IntegerType])
 
     default_block = successor_def()
     case_blocks = var_successor_def()

@@ -257,7 +257,7 @@ class MemSemanticsAttr(BitEnumAttribute[MemSemantics], SpacedOpaqueSyntaxAttribu
         unknown = code & ~sum(_MEM_SEMANTICS_CODES.values())
         if unknown:
             raise VerifyException(f"{code:#x} has bits that are not MemSemantics")
-        return MemSemanticsAttr(flags)
+        return MemSemanticsAttr(frozenset(flags))
 
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> frozenset[MemSemantics]:
@@ -678,7 +678,7 @@ def _semantics_attr(
         return semantics
     if isinstance(semantics, int):
         return MemSemanticsAttr.from_code(semantics)
-    return MemSemanticsAttr(semantics)
+    return MemSemanticsAttr(frozenset(semantics))
 
 
 def _scope_attr(scope: MemScopeAttr | MemScope | int) -> MemScopeAttr:

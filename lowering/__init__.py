@@ -26,6 +26,10 @@ from dataclasses import dataclass
 
 from xdsl.passes import ModulePass
 
+__all__ = ["ALL_PASSES", "PASSES", "PassInfo"]
+"""The table; each pass class is public in its own module (`PassInfo.module`), the
+host pipeline is `lowering.pipelines.HostPipeline` (docs/library.md)."""
+
 
 @dataclass(frozen=True)
 class PassInfo:

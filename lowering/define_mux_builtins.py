@@ -147,9 +147,9 @@ def required_sizes(module: ModuleOp) -> dict[str, tuple[int, ...]]:
         for name in reachable_from(module, [entry.sym_name.data]):
             sizes.setdefault(name, set()).add(size)
     return {
-        name: next(iter(found))
+        name: size
         for name, found in sizes.items()
-        if len(found) == 1 and None not in found
+        if len(found) == 1 and (size := next(iter(found))) is not None
     }
 
 

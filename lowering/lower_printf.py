@@ -157,8 +157,8 @@ def formats(module: ModuleOp) -> list[Format]:
 
 def _format(op: Operation, globals_: dict[str, llvm.GlobalOp]) -> Format:
     if isinstance(op, printf.PrintFormatOp):
-        arguments = tuple(_value_argument(v, op) for v in op.format_vals)
-        return Format(op.format_str.data.encode(), arguments, python=True)
+        values = tuple(_value_argument(v, op) for v in op.format_vals)
+        return Format(op.format_str.data.encode(), values, python=True)
     text = _constant_string(op.operands[0], globals_, op, "format")
     values = list(op.operands[1:])
     arguments: list[Argument] = []

@@ -26,17 +26,23 @@ each of which `mux-opt -p <name>` runs alone (docs/tutorial.md follows them).
 runs it with `HostPipeline.lower`, which also says which of LLVM's optimisation
 levels the lowered kernel wants, and calls back after each pass if asked (`after`:
 the lowering explorer, `mux.explorer`, prints each pass's output with it).
+
+For a caller building on the library (docs/library.md), the pipeline is also cut
+(`start`, `stop`: run from one named pass to another) and extended (`with_pass`: a
+pass of the caller's own before or after one of ours); `mux.compile(...,
+pipeline=...)` compiles with such a pipeline.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.transforms.reconcile_unrealized_casts import ReconcileUnrealizedCastsPass
+from xdsl.utils.exceptions import PassFailedException
 
 from lowering.add_entry_hook import AddEntryHookPass
 from lowering.add_kernel_wrapper import AddKernelWrapperPass
@@ -97,9 +103,49 @@ class HostPipeline(ModulePass):
     model chooses)."""
     to_llvm: bool = True
     """End with `convert-to-llvm` (false: stop at the wrapped mux level)."""
+    start: str = ""
+    """Run from the first pass of this name (empty: from the first pass)."""
+    stop: str = ""
+    """Run up to and including the first pass of this name at or after `start`
+    (empty: to the last pass)."""
+    inserted: tuple[tuple[str, str, ModulePass], ...] = field(default=(), init=False)
+    """The caller's passes (`with_pass`): ("before" or "after", the name of one of
+    ours, the pass). Not an option of the command line (not `init`)."""
 
     def __post_init__(self) -> None:
         CompileOptions.from_attributes(self)  # whose rules check the options
+
+    def with_pass(
+        self, pass_: ModulePass, *, after: str = "", before: str = ""
+    ) -> HostPipeline:
+        """This pipeline with `pass_` run right after (or before) the first of our
+        passes named `after` (or `before`): exactly one of them is given. The
+        name is checked when the passes are listed (`passes`): PassFailedException
+        if no pass of the pipeline has it (a pass that runs only with some options,
+        `replace-wgc` say, is absent without them). Passes inserted at the same
+        place run in the order they were inserted."""
+        if bool(after) == bool(before):
+            raise ValueError("with_pass: give one of after= or before=")
+        where, name = ("after", after) if after else ("before", before)
+        return self._extended((*self.inserted, (where, name, pass_)))
+
+    def specialised(
+        self,
+        options: CompileOptions,
+        kernel: str = "",
+        local_sizes: tuple[int, ...] = (),
+    ) -> HostPipeline:
+        """This pipeline (its cut and inserted passes) for one kernel compiled
+        with `options` (as `for_options`): what `mux.compile` runs."""
+        base = replace(self, kernel=kernel, local_sizes=local_sizes, **asdict(options))
+        return base._extended(self.inserted)
+
+    def _extended(
+        self, inserted: tuple[tuple[str, str, ModulePass], ...]
+    ) -> HostPipeline:
+        copy = replace(self)  # `inserted` is not `init`: set on the copy
+        object.__setattr__(copy, "inserted", inserted)
+        return copy
 
     @classmethod
     def for_options(
@@ -118,6 +164,19 @@ class HostPipeline(ModulePass):
         return CompileOptions.from_attributes(self)
 
     def passes(self) -> list[ModulePass]:
+        """The passes `lower` runs, in order: ours for the options, the caller's
+        inserted among them, cut to `start`..`stop`. PassFailedException if a
+        name the pipeline was given (`start`, `stop`, `with_pass`) is none of
+        its passes."""
+        passes = self._own_passes()
+        for where, name, extra in self.inserted:
+            at = _index(passes, name)
+            passes.insert(at + 1 if where == "after" else at, extra)
+        first = _index(passes, self.start) if self.start else 0
+        last = _index(passes, self.stop, first) if self.stop else len(passes) - 1
+        return passes[first : last + 1]
+
+    def _own_passes(self) -> list[ModulePass]:
         from lowering import ALL_PASSES
 
         metadata: ModulePass = (
@@ -193,3 +252,12 @@ class HostPipeline(ModulePass):
             if after is not None:
                 after(p, op)
         return 3 if barrier_regions else 2
+
+
+def _index(passes: list[ModulePass], name: str, start: int = 0) -> int:
+    """The index of the first pass named `name` at or after `start`."""
+    for index in range(start, len(passes)):
+        if passes[index].name == name:
+            return index
+    names = ", ".join(p.name for p in passes[start:])
+    raise PassFailedException(f"host pipeline: no pass '{name}' (passes: {names})")

@@ -211,9 +211,9 @@ class _Accumulators:
     def __init__(self, module: ModuleOp):
         self.module = module
         self.names = {
-            o.sym_name.data
+            name.data
             for o in module.ops
-            if isinstance(getattr(o, "sym_name", None), StringAttr)
+            if isinstance(name := getattr(o, "sym_name", None), StringAttr)
         }
         self.globals: dict[Attribute, memref.GlobalOp] = {}
 

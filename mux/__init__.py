@@ -9,17 +9,24 @@
 `mux.explore("kernel.mlir", output="page.html")` writes a page showing a kernel go
 through every pass (`mux.explorer`).
 
-See `mux.api` for the contract, `mux.arguments` for what each kernel parameter
-takes, `mux.runtime` for how a launch runs.
+A compiler building on the library passes an xDSL `ModuleOp` instead of text, and a
+`HostPipeline` with passes of its own (`with_pass`): docs/library.md, which also says
+what is stable. See `mux.api` for the contract, `mux.arguments` for what each
+kernel parameter takes, `mux.runtime` for how a launch runs.
 """
 
+from lowering.common.compile_options import CompileOptions
+from lowering.pipelines import HostPipeline
 from mux.api import Kernel, Program, compile, load
 from mux.arguments import LocalBuffer, aligned
+from mux.compiler import context
 from mux.errors import CompileError, KernelNotFound, LaunchError
 from mux.explorer import explore
 
 __all__ = [
     "CompileError",
+    "CompileOptions",
+    "HostPipeline",
     "Kernel",
     "KernelNotFound",
     "LaunchError",
@@ -27,6 +34,7 @@ __all__ = [
     "Program",
     "aligned",
     "compile",
+    "context",
     "explore",
     "load",
 ]

@@ -13,6 +13,11 @@ constant LLVM can vectorise with), and once more, unspecialised (from the module
 check lowered), for launches with a smaller last work-group (OpenCL 2.0 non-uniform
 work-groups). Compiled kernels are cached.
 
+`compile` also takes an xDSL `ModuleOp` built in Python (`mux.compiler.adopt`:
+verified, copied, keyed by its printed form) and a customised pipeline
+(`lowering.pipelines.HostPipeline`: cut, or with passes of the caller's own):
+docs/library.md.
+
 The four compile options travel as one record,
 `lowering.common.compile_options.CompileOptions` (`Program.options`), checked when
 it is made.
@@ -28,19 +33,23 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException
 
 from dialects import attributes as mux_attrs
 from lowering.common.compile_options import CompileOptions, OptionError
 from lowering.common.device import HOST
 from lowering.compute_local_memory_usage import local_memory_usage
+from lowering.pipelines import HostPipeline
 from mux.access_bounds import KernelBounds
 from mux.arguments import Param, kernel_params, packed_struct
 from mux.compiler import (
     CompiledKernel,
     KernelVariant,
+    adopt,
     check_kernel,
     compile_kernel,
+    custom_pipeline,
     parse_cached,
     source_hash,
 )
@@ -57,7 +66,7 @@ from mux.runtime import (
 
 
 def compile(
-    source: str,
+    source: str | ModuleOp,
     *,
     language: str = "mlir",
     build_options: str = "",
@@ -66,10 +75,22 @@ def compile(
     sub_group_size: int = 1,
     vecz_width: int = 0,
     name: str = "<source>",
+    pipeline: HostPipeline | None = None,
 ) -> Program:
     """Parses and verifies `source` and lowers each kernel unspecialised
     (`mux.compiler.check_kernel`); CompileError if it is not valid or a kernel does
     not lower. `name` is the file name diagnostics give.
+
+    `source` may be a `ModuleOp` built with our dialects and the upstream ones
+    (`language` is then ignored): it is verified and copied, not printed and
+    parsed again, and never changed (`mux.compiler.adopt`).
+
+    `pipeline` is a customised host pipeline (`HostPipeline`: passes of the
+    caller's own inserted with `with_pass`, or cut with `start`/`stop`), run for
+    each kernel in place of ours (`HostPipeline.specialised`); the compile options
+    are then its options (`HostPipeline.options`), and option arguments that are
+    not the defaults must agree with them (CompileError otherwise). Kernels
+    compiled with a caller's pipeline are cached in memory only.
 
     `language` is what `source` is written in: `"mlir"` (our dialects), `"llvm"`
     (LLVM IR text) or `"opencl"` (OpenCL C, compiled by clang with the
@@ -84,7 +105,18 @@ def compile(
     a vectorised kernel runs at once (`run-vecz`; 1: no vectorisation; 0, the default:
     its cost model chooses): 0, 1, 2, 4, ..., 32. A bad option is a CompileError."""
     options = _compile_options(fast, software_wgc, sub_group_size, vecz_width)
-    return _translated_program(source, language, build_options, options, name)
+    if pipeline is not None:
+        if options not in (CompileOptions(), pipeline.options):
+            raise CompileError(
+                f"compile options {options} disagree with the pipeline's "
+                f"{pipeline.options}: give them once, in the pipeline"
+            )
+        options = pipeline.options
+    if isinstance(source, ModuleOp):
+        return Program(source, options, name, pipeline=pipeline)
+    return _translated_program(
+        source, language, build_options, options, name, pipeline=pipeline
+    )
 
 
 def load(
@@ -120,7 +152,7 @@ def load_program(
 ) -> Program:
     """The program of the file at `path` compiled with `options` (`load`)."""
     data = Path(path).read_bytes()  # OSError first: a missing file is that
-    language = language_of(path)
+    language = language_of(Path(path))
     source = read_source(data, language, str(path))
     return _translated_program(
         source, language, build_options, options, str(path), Path(path).parent
@@ -134,30 +166,33 @@ def _translated_program(
     options: CompileOptions,
     name: str,
     source_dir: Path | None = None,
+    pipeline: HostPipeline | None = None,
 ) -> Program:
     """The program of `source` in `language`, through the front-end to MLIR text
     (`mux.frontend.languages.to_mlir`) when it is not MLIR already."""
     translated = to_mlir(source, language, name, build_options, source_dir)
     if translated.fast and not options.fast:
         options = dataclasses.replace(options, fast=True)
-    return Program(translated.mlir, options, name, translated.located_in)
+    return Program(translated.mlir, options, name, translated.located_in, pipeline)
 
 
 class Program:
     """A verified module and its kernels, compiled with `options` (None: the
-    defaults); `compile` and `load` make it, `name` is the file name diagnostics
-    give, `located_in` the text their lines are from when it is not `source` (the
-    OpenCL C or LLVM IR an imported module came from).
+    defaults) through `pipeline` (None: ours); `compile` and `load` make it, `name`
+    is the file name diagnostics give, `located_in` the text their lines are from
+    when it is not `source` (the OpenCL C or LLVM IR an imported module came from).
+    `source` is MLIR text or a `ModuleOp` (copied: `mux.compiler.adopt`).
 
     `module` is shared with every other `Program` of the same source text (parsed
     once, `mux.compiler.parse_cached`): read it, do not change it."""
 
     def __init__(
         self,
-        source: str,
+        source: str | ModuleOp,
         options: CompileOptions | None = None,
         name: str = "<source>",
         located_in: str | None = None,
+        pipeline: HostPipeline | None = None,
     ):
         self.options = options or CompileOptions()
         """How the kernels are compiled."""
@@ -165,12 +200,19 @@ class Program:
         """The width kernels are vectorised to (`run-vecz`; 1: not vectorised)."""
         self.sub_group_size = self.options.sub_group_size
         """The sub-group size of kernels that do not require one."""
-        self.module = parse_cached(source, name)
+        self.pipeline = pipeline
+        """The caller's pipeline the kernels are compiled with (None: ours)."""
+        self._pipeline_token = custom_pipeline() if pipeline is not None else 0
+        if isinstance(source, ModuleOp):
+            self.module, source = adopt(source, name)
+        else:
+            self.module = parse_cached(source, name)
         self._source = Source(name, source if located_in is None else located_in)
         self._hash = source_hash(source)
         self._kernels: dict[str, Kernel] = {}
         for kernel in self.kernels:  # what does not depend on a launch, found now
-            check_kernel(self.module, self._variant(kernel, ()), self._source)
+            variant = self._variant(kernel, ())
+            check_kernel(self.module, variant, self._source, pipeline)
 
     def function(self, name: str) -> func.FuncOp:
         """The `func.func` of kernel `name` (KernelNotFound if there is none)."""
@@ -203,11 +245,13 @@ class Program:
         return self._kernels[name]
 
     def _variant(self, kernel: str, local_sizes: tuple[int, ...]) -> KernelVariant:
-        return KernelVariant(self._hash, kernel, local_sizes, self.options)
+        return KernelVariant(
+            self._hash, kernel, local_sizes, self.options, self._pipeline_token
+        )
 
     def _compile(self, kernel: str, local_sizes: tuple[int, ...]) -> CompiledKernel:
         variant = self._variant(kernel, local_sizes)
-        return compile_kernel(self.module, variant, self._source)
+        return compile_kernel(self.module, variant, self._source, self.pipeline)
 
 
 class Kernel:

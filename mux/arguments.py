@@ -318,7 +318,8 @@ def kernel_params(fn: func.FuncOp) -> list[Param]:
         if index == hidden:
             continue
         byval = mux_attrs.byval_type(fn, index)
-        align = fn.arg_attrs.data[index].data.get("llvm.align") if byval else None
+        attrs = fn.arg_attrs
+        align = attrs.data[index].data.get("llvm.align") if byval and attrs else None
         param = Param(
             arg.name_hint or f"arg{index}",
             type_,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import gc
 import hashlib
+import itertools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -100,6 +101,23 @@ def _parse(source: str, name: str) -> ModuleOp:
     return module
 
 
+def adopt(module: ModuleOp, name: str = "<module>") -> tuple[ModuleOp, str]:
+    """A caller's module (`mux.compile` of a `ModuleOp`): a verified copy of it,
+    and its printed form, which keys the caches (`source_hash`) and is the text
+    diagnostics quote. Copied, so that the caller may go on changing theirs (the
+    caches would otherwise hold a module that no longer is the one they were keyed
+    by); the caller's module is never changed. CompileError if it does not
+    verify."""
+    text = str(module)
+    with no_cyclic_gc():
+        try:
+            verify_module(module)
+        except (ParseError, DiagnosticException) as error:
+            located = Source(name, text)
+            raise CompileError(diagnostics.describe(error, located)) from error
+        return module.clone(), text
+
+
 def source_hash(source: str) -> str:
     return hashlib.sha256(source.encode()).hexdigest()
 
@@ -134,6 +152,18 @@ class KernelVariant:
     local_sizes: tuple[int, ...]
     """The local size the kernel is specialised for (empty: any)."""
     options: CompileOptions
+    pipeline: int = 0
+    """0 for the host pipeline; else the token of the caller's pipeline
+    (`custom_pipeline`) the kernel is compiled with: such a variant is cached in
+    memory only, since the disk cache cannot tell a caller's pass changed."""
+
+
+_TOKENS = itertools.count(1)
+
+
+def custom_pipeline() -> int:
+    """A new token for a caller's pipeline (`KernelVariant.pipeline`)."""
+    return next(_TOKENS)
 
 
 @dataclass
@@ -164,7 +194,10 @@ _CHECKED: set[KernelVariant] = set()
 
 
 def check_kernel(
-    module: ModuleOp, variant: KernelVariant, source: Source | None = None
+    module: ModuleOp,
+    variant: KernelVariant,
+    source: Source | None = None,
+    pipeline: HostPipeline | None = None,
 ) -> None:
     """Finds now what would stop the variant's kernel (a variant without local
     sizes) from compiling for any launch: runs the host pipeline unspecialised to
@@ -180,44 +213,58 @@ def check_kernel(
     smaller last group) starts from it. Done once per source, kernel and options:
     a kernel checked or compiled before, in this process or (a mark in the disk
     cache) in another, is not checked again. `source`, what `module` was parsed
-    from, gives a diagnostic its line of source."""
+    from, gives a diagnostic its line of source; `pipeline` is the caller's
+    (`variant.pipeline` its token), None for the host pipeline."""
     if variant in _CHECKED or variant in _CACHE:
         return
-    name = disk_cache.key(variant)
-    if not disk_cache.checked(name):
+    name = _disk_name(variant)
+    if name is None or not disk_cache.checked(name):
         with no_cyclic_gc():
-            lowered = _lower(module, variant, source)
+            lowered = _lower(module, variant, source, pipeline)
         while len(_LOWERED) >= LOWERED_CACHE_SIZE:
             _LOWERED.pop(next(iter(_LOWERED)))
         _LOWERED[variant] = lowered
-        disk_cache.mark_checked(name)
+        if name is not None:
+            disk_cache.mark_checked(name)
     _CHECKED.add(variant)
 
 
+def _disk_name(variant: KernelVariant) -> str | None:
+    """The variant's disk-cache entry, None if it is not cached on disk."""
+    return None if variant.pipeline else disk_cache.key(variant)
+
+
 def compile_kernel(
-    module: ModuleOp, variant: KernelVariant, source: Source | None = None
+    module: ModuleOp,
+    variant: KernelVariant,
+    source: Source | None = None,
+    pipeline: HostPipeline | None = None,
 ) -> CompiledKernel:
-    """The variant's kernel of `module` through the host pipeline, LLVM and the
-    JIT. `variant.source_hash` identifies the module's source for the caches;
-    `source`, what `module` was parsed from, gives a diagnostic its line of source.
+    """The variant's kernel of `module` through the host pipeline (or the
+    caller's `pipeline`, as `check_kernel`), LLVM and the JIT.
+    `variant.source_hash` identifies the module's source for the caches; `source`,
+    what `module` was parsed from, gives a diagnostic its line of source.
     """
     if variant not in _CACHE:
-        name = disk_cache.key(variant)
-        entry = disk_cache.load(name)
+        name = _disk_name(variant)
+        entry = disk_cache.load(name) if name is not None else None
         if entry is not None:
             jit = load_compiled(entry.llvm_ir, entry.object_code)
             _CACHE[variant] = _with_hook(jit, entry.hook_name)
         else:
             with no_cyclic_gc():
-                lowered = _LOWERED.pop(variant, None) or _lower(module, variant, source)
+                lowered = _LOWERED.pop(variant, None) or _lower(
+                    module, variant, source, pipeline
+                )
                 compiled = _compile(lowered, source)
             _CACHE[variant] = compiled
-            disk_cache.store(
-                name,
-                disk_cache.Entry(
-                    compiled.llvm_ir, compiled.jit.object_code, compiled.hook_name
-                ),
-            )
+            if name is not None:
+                disk_cache.store(
+                    name,
+                    disk_cache.Entry(
+                        compiled.llvm_ir, compiled.jit.object_code, compiled.hook_name
+                    ),
+                )
     return _CACHE[variant]
 
 
@@ -227,15 +274,21 @@ def _with_hook(jit: JITModule, hook_name: str) -> CompiledKernel:
 
 
 def _lower(
-    module: ModuleOp, variant: KernelVariant, source: Source | None
+    module: ModuleOp,
+    variant: KernelVariant,
+    source: Source | None,
+    pipeline: HostPipeline | None = None,
 ) -> LoweredKernel:
-    """A copy of `module` through the host pipeline for the variant's kernel;
-    CompileError with the diagnostic if it fails."""
+    """A copy of `module` through the host pipeline (or `pipeline`, its cut and
+    inserted passes) for the variant's kernel; CompileError with the diagnostic if
+    it fails."""
     kernel = variant.kernel
-    pipeline = HostPipeline.for_options(variant.options, kernel, variant.local_sizes)
+    passes = (pipeline or HostPipeline()).specialised(
+        variant.options, kernel, variant.local_sizes
+    )
     try:
         lowered = module.clone()
-        opt_level = pipeline.lower(context(), lowered)
+        opt_level = passes.lower(context(), lowered)
         check_linkable(lowered)
         if VERIFY_LOWERED:
             diagnostics.verify(lowered, Operation.verify)

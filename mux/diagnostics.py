@@ -181,7 +181,9 @@ def _full_ir(op: Operation, message: str) -> str:
     diagnostic = Diagnostic()
     diagnostic.add_message(op, message)
     text = StringIO()
-    Printer(stream=text, diagnostic=diagnostic).print_op(op.get_toplevel_object())
+    top = op.get_toplevel_object()
+    assert isinstance(top, Operation)  # an op's top-level object is an op
+    Printer(stream=text, diagnostic=diagnostic).print_op(top)
     return text.getvalue()
 
 

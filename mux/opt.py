@@ -19,7 +19,7 @@ import os
 import re
 import sys
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
@@ -125,7 +125,7 @@ def check_pipeline(
             raise UsageError(_option_error("pass", pass_class, spec, error)) from None
 
 
-def check_target(available: dict[str, Callable[..., object]], target: str) -> None:
+def check_target(available: Mapping[str, Callable[..., object]], target: str) -> None:
     """Raises UsageError if the options of `target` (`-t name{...}`, a name in
     `available`) are not the target's or have a value of the wrong type."""
     spec = parse_spec(target)

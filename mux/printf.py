@@ -193,9 +193,6 @@ class Spec:
     length: str | None
     conversion: str
 
-    def __getitem__(self, name: str) -> str | None:
-        return getattr(self, name)
-
 
 @lru_cache(maxsize=1024)
 def _parsed(text: str) -> tuple[str | Spec, ...]:
@@ -215,9 +212,9 @@ def _parsed(text: str) -> tuple[str | Spec, ...]:
 
 @lru_cache(maxsize=1024)
 def _spec(match: Spec, conversion: str, drop: str = "") -> str:
-    flags = "".join(f for f in match["flags"] if f not in drop)
-    precision = "" if match["precision"] is None else "." + (match["precision"] or "0")
-    return f"%{flags}{match['width']}{precision}{conversion}"
+    flags = "".join(f for f in match.flags if f not in drop)
+    precision = "" if match.precision is None else "." + (match.precision or "0")
+    return f"%{flags}{match.width}{precision}{conversion}"
 
 
 def _signed(value: int, bits: int) -> int:
@@ -227,9 +224,9 @@ def _signed(value: int, bits: int) -> int:
 
 def _one(match: Spec, value: int | float, element: str) -> str:
     """One scalar (a vector's element) by one conversion."""
-    conversion = match["conversion"]
+    conversion = match.conversion
     if conversion in "diouxX":
-        bits = _LENGTH_BITS[match["length"]]
+        bits = _LENGTH_BITS[match.length]
         if isinstance(value, float):
             value = int(value)
         return _integer(match, value, bits)
@@ -246,20 +243,20 @@ def _one(match: Spec, value: int | float, element: str) -> str:
 
 
 def _integer(match: Spec, value: int, bits: int) -> str:
-    conversion = match["conversion"]
+    conversion = match.conversion
     if conversion in "di":
         return _spec(match, "d", drop="#") % _signed(value, bits)
     value &= (1 << bits) - 1
     if conversion == "u":
         return _spec(match, "d", drop="#+ ") % value
-    if conversion == "o" and "#" in match["flags"]:
+    if conversion == "o" and "#" in match.flags:
         # C's '#o' makes the first digit 0; Python's adds "0o"
         digits = f"{value:o}"
-        precision = int(match["precision"] or 0)
+        precision = int(match.precision or 0)
         digits = digits.rjust(precision, "0")
         if not digits.startswith("0"):
             digits = "0" + digits
-        return _pad(match, digits, zero=match["precision"] is None)
+        return _pad(match, digits, zero=match.precision is None)
     if conversion in "xX" and value == 0:
         return _spec(match, conversion, drop="#+ ") % value  # C: no 0x for zero
     return _spec(match, conversion, drop="+ ") % value
@@ -268,8 +265,8 @@ def _integer(match: Spec, value: int, bits: int) -> str:
 def _pad(match: Spec, body: str, zero: bool = False) -> str:
     """`body` to the conversion's width (`-`: left, `0`: zeros after a sign or
     prefix when `zero`)."""
-    width = int(match["width"] or 0)
-    flags = match["flags"]
+    width = int(match.width or 0)
+    flags = match.flags
     if len(body) >= width:
         return body
     if "-" in flags:
@@ -286,16 +283,16 @@ def _pad(match: Spec, body: str, zero: bool = False) -> str:
 def _sign(match: Spec, negative: bool) -> str:
     if negative:
         return "-"
-    if "+" in match["flags"]:
+    if "+" in match.flags:
         return "+"
-    return " " if " " in match["flags"] else ""
+    return " " if " " in match.flags else ""
 
 
 def _nonfinite(match: Spec, value: float) -> str:
     """NaN and infinity as C prints them: the sign bit shown, no zero padding."""
     negative = math.copysign(1.0, value) < 0
     body = "nan" if math.isnan(value) else "inf"
-    if match["conversion"].isupper():
+    if match.conversion.isupper():
         body = body.upper()
     return _pad(match, _sign(match, negative) + body)
 
@@ -309,7 +306,7 @@ def _hex_float(match: Spec, value: float) -> str:
     exponent, mantissa = bits >> 52, bits & ((1 << 52) - 1)
     lead = 1 if exponent else 0
     exp = (exponent - 1023) if exponent else (-1022 if mantissa else 0)
-    precision = match["precision"]
+    precision = match.precision
     if precision is None:
         digits = f"{mantissa:013x}".rstrip("0")
     else:
@@ -326,8 +323,8 @@ def _hex_float(match: Spec, value: float) -> str:
         else:
             lead, frac = total >> 52, (total & ((1 << 52) - 1)) << (-drop)
         digits = f"{frac:0{keep}x}" if keep else ""
-    point = "." if digits or "#" in match["flags"] else ""
+    point = "." if digits or "#" in match.flags else ""
     body = f"0x{lead}{point}{digits}p{'+' if exp >= 0 else '-'}{abs(exp)}"
-    if match["conversion"] == "A":
+    if match.conversion == "A":
         body = body.upper()
     return _pad(match, _sign(match, negative) + body, zero=True)

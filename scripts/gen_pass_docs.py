@@ -55,6 +55,7 @@ def render_pass(name: str) -> list[str]:
             docs.get(f.name, ""),
         )
         for f in dataclasses.fields(pass_class)
+        if f.init  # the others are no command-line options
     ]
     if rows:
         lines += [*table(("option", "type", "default", "meaning"), rows), ""]

@@ -11,6 +11,7 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
+    IntegerType,
     UnrealizedConversionCastOp,
     i1,
     i64,
@@ -30,6 +31,7 @@ def const(b: Builder, value: int | bool, type_: Attribute = INDEX) -> SSAValue:
     """An `arith.constant` of an integer, index or i1 type."""
     if type_ == i1:
         return b.insert(arith.ConstantOp(IntegerAttr(int(value), i1))).result
+    assert isinstance(type_, IntegerType | IndexType), type_
     return b.insert(arith.ConstantOp(IntegerAttr(value, type_))).result
 
 

@@ -36,7 +36,10 @@ from xdsl.ir import Attribute, SSAValue
 
 from dialects.mux import GroupOperation
 
-_OPS: dict[GroupOperation, type[arith.BinaryOperation]] = {
+_OPS: dict[
+    GroupOperation,
+    type[arith.SignlessIntegerBinaryOperation | arith.FloatingPointLikeBinaryOperation],
+] = {
     GroupOperation.ADD: arith.AddiOp,
     GroupOperation.FADD: arith.AddfOp,
     GroupOperation.MUL: arith.MuliOp,
@@ -100,7 +103,8 @@ def identity(b: Builder, kind: GroupOperation, type: Attribute) -> SSAValue:
     value = identity_value(kind, type)
     if isinstance(type, AnyFloat):
         return b.insert(arith.ConstantOp(FloatAttr(value, type))).result
-    return b.insert(arith.ConstantOp(IntegerAttr(value, type))).result
+    assert isinstance(type, IntegerType | IndexType), type  # else ints or indices
+    return b.insert(arith.ConstantOp(IntegerAttr(int(value), type))).result
 
 
 def _width(element: Attribute) -> int:

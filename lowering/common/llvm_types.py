@@ -26,6 +26,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
+    AnyFloat,
     BFloat16Type,
     DenseIntOrFPElementsAttr,
     Float16Type,
@@ -224,4 +225,5 @@ def value_attr(value: int | float, type_: Attribute) -> Attribute:
         return DenseIntOrFPElementsAttr.from_list(type_, [value])
     if isinstance(type_, IntegerType):
         return IntegerAttr(int(value), type_)
+    assert isinstance(type_, AnyFloat), type_  # not a vector nor an integer type
     return FloatAttr(float(value), type_)

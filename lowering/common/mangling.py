@@ -224,7 +224,9 @@ class _Parser:
         if self.take("Dv"):
             length = self.number()
             element = self.type_() if length and self.take("_") else None
-            result = None if element is None else MangledType("Dv", "", element, length)
+            result = None
+            if element is not None and length is not None:
+                result = MangledType("Dv", "", element, length)
         elif self.take("P"):
             pointee = self.qualified()
             result = None if pointee is None else MangledType("P", "", pointee)

@@ -98,7 +98,9 @@ class AssertToLLVM(RewritePattern):
         assert block is not None
         rest = block.split_before(op)
         failed = Block([llvm.UnreachableOp()])
-        block.parent_region().insert_block_after(failed, block)
+        region = block.parent_region()
+        assert region is not None  # a block of the function being converted
+        region.insert_block_after(failed, block)
         rewriter.insert(
             llvm.CondBrOp(condition, rest, [], failed, []), InsertPoint.at_end(block)
         )
