@@ -156,6 +156,7 @@ def _byte_address(b: Builder, base: SSAValue, offset: SSAValue | None) -> SSAVal
     """`base + offset` bytes (`offset` an index; None is 0)."""
     if offset is None:
         return base
+    assert isinstance(base.type, LLVMPointerType)
     gep = GEPOp.from_mixed_indices(
         base, [from_index(b, offset, i64)], i8, result_type=base.type
     )

@@ -66,7 +66,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -244,7 +244,10 @@ def _global_bytes(global_: llvm.GlobalOp) -> bytes | None:
             constant = inner.value.owner
             if not isinstance(constant, llvm.ConstantOp):
                 return None
-            data[inner.position.get_values()[0]] = constant.value.value.data & 0xFF
+            value = constant.value
+            if not isinstance(value, IntegerAttr):
+                return None
+            data[inner.position.get_values()[0]] = value.value.data & 0xFF
     type_ = global_.global_type
     size = type_.size.data if isinstance(type_, llvm.LLVMArrayType) else 0
     return bytes(data.get(i, 0) for i in range(size))
@@ -312,7 +315,7 @@ class _Emitter:
         self.ops.append(op)
         return op.results[0] if op.results else None  # type: ignore[return-value]
 
-    def constant(self, value: int, type_: Attribute) -> SSAValue:
+    def constant(self, value: int, type_: IntegerType) -> SSAValue:
         return self(llvm.ConstantOp(IntegerAttr(value, type_), type_))
 
 
@@ -370,4 +373,5 @@ def _reserve(emit: _Emitter, buffer: SSAValue, words: int) -> tuple[SSAValue, SS
 
 def _gep(base: SSAValue, words: int | SSAValue) -> Operation:
     """The address `words` 32-bit words past `base`."""
+    assert isinstance(base.type, llvm.LLVMPointerType)
     return llvm.GEPOp.from_mixed_indices(base, [words], i32, result_type=base.type)

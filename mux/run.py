@@ -261,7 +261,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     if options.out:
         try:
-            np.savez(options.out, **buffers)
+            # numpy's stub gives **kwds the type of its keyword allow_pickle
+            np.savez(options.out, **buffers)  # pyright: ignore[reportArgumentType]
         except OSError as error:
             print(f"mux-run: {file_error('write', error)}", file=sys.stderr)
             return 1
