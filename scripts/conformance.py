@@ -51,6 +51,7 @@ import tempfile
 import time
 import traceback
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -514,28 +515,50 @@ def _progress(done: int, total: int) -> None:
 # The report
 
 
+def group_table(
+    results: dict[Path, dict],
+    outcomes: Sequence[str],
+    counted: str = "files",
+    largest_first: bool = False,
+) -> tuple[list[str], Counter]:
+    """The markdown table of the records `results` (by kernel file) by group, a
+    file's name up to its first dot: a header, a row per group (alphabetical, or
+    the largest first) of how many files had each of `outcomes`, then the totals;
+    and the totals. Every mode's report starts with one."""
+    by_group: dict[str, Counter] = defaultdict(Counter)
+    for path, record in results.items():
+        by_group[path.name.split(".", 1)[0]][record["outcome"]] += 1
+
+    def size_then_name(group: str) -> tuple[int, str]:
+        return -sum(by_group[group].values()), group
+
+    def row(name: str, counts: Counter) -> str:
+        cells = " | ".join(str(counts[o]) for o in outcomes)
+        return f"| {name} | {sum(counts.values())} | {cells} |"
+
+    lines = [
+        f"| group | {counted} | " + " | ".join(outcomes) + " |",
+        "| --- | ---: | " + " | ".join("---:" for _ in outcomes) + " |",
+    ]
+    total: Counter = Counter()
+    for group in sorted(by_group, key=size_then_name if largest_first else None):
+        total.update(by_group[group])
+        lines.append(row(group, by_group[group]))
+    lines.append(row("**all**", total))
+    return lines, total
+
+
 def table(results: dict[Path, dict]) -> str:
     """The markdown tables: outcomes by group, then refusals and crashes by reason."""
-    by_group: dict[str, Counter] = defaultdict(Counter)
     reasons: dict[str, Counter] = defaultdict(Counter)
     crashes = []
     for path, record in results.items():
         group = path.name.split(".", 1)[0]
-        by_group[group][record["outcome"]] += 1
         if record["outcome"] == "refused":
             reasons[record["reason"]][group] += 1
         elif record["outcome"] == "crashed":
             crashes.append(f"- `{path.name}`: {record['reason']}")
-    total = Counter()
-    lines = [
-        "| group | files | compiled | refused | crashed |",
-        "| --- | ---: | ---: | ---: | ---: |",
-    ]
-    for group in sorted(by_group, key=lambda g: (-sum(by_group[g].values()), g)):
-        counts = by_group[group]
-        total.update(counts)
-        lines.append(_row(group, counts))
-    lines.append(_row("**all**", total))
+    lines, total = group_table(results, OUTCOMES, largest_first=True)
     files = sum(total.values())
     share = 100.0 * total["compiled"] / files if files else 0.0
     lines += [
@@ -550,11 +573,6 @@ def table(results: dict[Path, dict]) -> str:
     if crashes:
         lines += ["", "Crashed:", "", *sorted(crashes)]
     return "\n".join(lines) + "\n"
-
-
-def _row(name: str, counts: Counter) -> str:
-    cells = [str(counts[o]) for o in OUTCOMES]
-    return f"| {name} | {sum(counts.values())} | " + " | ".join(cells) + " |"
 
 
 PAGE = """\

@@ -77,14 +77,11 @@ def pocl_table(results: dict[Path, dict]) -> str:
     """The markdown of a `--vs-pocl` run: outcomes by group, each disagreement
     (with its diagnosis, `DIAGNOSES`), then the failures of each side by
     reason."""
-    by_group: dict[str, Counter] = {}
     listed: dict[str, list[str]] = {"differ": [], "mux failed": []}
     pocl_failed: Counter = Counter()
     example: dict[str, str] = {}
     for path, record in sorted(results.items()):
         outcome = record["outcome"]
-        group = path.name.split(".", 1)[0]
-        by_group.setdefault(group, Counter())[outcome] += 1
         if outcome in listed:
             reason = " ".join(record["reason"].split())
             if reason.startswith("refused: "):
@@ -99,15 +96,7 @@ def pocl_table(results: dict[Path, dict]) -> str:
             gist = _gist(record["reason"])
             pocl_failed[gist] += 1
             example.setdefault(gist, path.stem)
-    total: Counter = Counter()
-    lines = [
-        "| group | files | " + " | ".join(OUTCOMES) + " |",
-        "| --- | ---: | " + " | ".join("---:" for _ in OUTCOMES) + " |",
-    ]
-    for group, counts in by_group.items():
-        total.update(counts)
-        lines.append(_row(group, counts))
-    lines.append(_row("**all**", total))
+    lines, total = conformance.group_table(results, OUTCOMES)
     both = total["agree"] + total["differ"]
     derived = sum(
         r["outcome"] == "agree" and r.get("inputs") == "derived"
@@ -141,11 +130,6 @@ def _gist(reason: str) -> str:
         return "refused: " + conformance.refusal_reason(reason[len("refused: ") :])
     reason = reason.split(" (PoCL failed too")[0]
     return re.sub(r"'[^']*'|\d+", "_", reason)[:100].replace("|", "/")
-
-
-def _row(name: str, counts: Counter) -> str:
-    cells = " | ".join(str(counts[o]) for o in OUTCOMES)
-    return f"| {name} | {sum(counts.values())} | {cells} |"
 
 
 POCL_HEADING = conformance.POCL_HEADING

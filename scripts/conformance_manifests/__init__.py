@@ -306,33 +306,17 @@ def run_table(results: dict[Any, dict]) -> str:
     """The markdown table of a `--run`: by group, files run, passed, failed and
     crashed; then each failure and crash with its reason. `results` maps a
     kernel file's path to its record."""
-    by_group: dict[str, dict[str, int]] = {}
+    from conformance import group_table
+
     wrong = []
     for path, record in sorted(results.items()):
-        group = path.name.split(".", 1)[0]
-        counts = by_group.setdefault(group, dict.fromkeys(RUN_OUTCOMES, 0))
-        counts[record["outcome"]] += 1
         if record["outcome"] != "passed":
             reason = " ".join(record["reason"].split())
             wrong.append(f"- `{path.stem}` {record['outcome']}: {reason}")
-    lines = [
-        "| group | ran | passed | failed | crashed |",
-        "| --- | ---: | ---: | ---: | ---: |",
-    ]
-    total = dict.fromkeys(RUN_OUTCOMES, 0)
-    for group, counts in by_group.items():
-        lines.append(_row(group, counts))
-        for outcome in RUN_OUTCOMES:
-            total[outcome] += counts[outcome]
-    lines.append(_row("**all**", total))
+    lines, total = group_table(results, RUN_OUTCOMES, counted="ran")
     ran = sum(total.values())
     share = 100.0 * total["passed"] / ran if ran else 0.0
     lines += ["", f"Passed: {total['passed']} of {ran} kernels run ({share:.1f} %)."]
     if wrong:
         lines += ["", "Failed and crashed, with the first wrong element:", "", *wrong]
     return "\n".join(lines) + "\n"
-
-
-def _row(name: str, counts: dict[str, int]) -> str:
-    cells = " | ".join(str(counts[o]) for o in RUN_OUTCOMES)
-    return f"| {name} | {sum(counts.values())} | {cells} |"
