@@ -8,15 +8,29 @@ from __future__ import annotations
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import IndexType, IntegerAttr, i1, i64
+from xdsl.dialects.builtin import (
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    VectorType,
+    i1,
+    i64,
+)
 from xdsl.ir import Operation, SSAValue
+from xdsl.utils.hints import isa
 
 from dialects import llvmx
 from lowering.common.builders import const, constant_int
 from lowering.common.intrinsics import intrinsic_name
 from lowering.common.llvm_casts import CASTS
 from lowering.run_vecz.checks import is_elementwise, lanewise_intrinsic
-from lowering.run_vecz.values import Linear, PacketValues, Piecewise, is_zero
+from lowering.run_vecz.values import (
+    Linear,
+    LinearKind,
+    PacketValues,
+    Piecewise,
+    is_zero,
+)
 
 _INTEGER_DIVISIONS = (
     arith.DivSIOp,
@@ -114,26 +128,29 @@ class Arithmetic(PacketValues):
             rs = b.insert(arith.IndexCastOp(rs, type_)).result
         return Linear(base, linear.stride, rs)
 
-    def emit_piecewise(self, b: Builder, op: Operation, old: SSAValue) -> bool:
+    def emit_piecewise(
+        self, b: Builder, op: arith.AddiOp | arith.SubiOp | arith.MuliOp, old: SSAValue
+    ) -> bool:
         """`op` (add, sub or mul) of the piecewise value `old` and a uniform one:
         piecewise, if its linear part stays linear."""
         forms = [self.piecewise[o] if o is old else self.scalar(o) for o in op.operands]
-        linear = self.combine(
-            b,
-            type(op),
-            *(f.linear if isinstance(f, Piecewise) else f for f in forms),
-        )
+        lhs, rhs = (f.linear if isinstance(f, Piecewise) else f for f in forms)
+        linear = self.combine(b, type(op), lhs, rhs)
         if not isinstance(linear, Linear):
             return False
-        others = [f.other if isinstance(f, Piecewise) else f for f in forms]
-        other = b.insert(type(op)(*others)).results[0]
+        lhs, rhs = (f.other if isinstance(f, Piecewise) else f for f in forms)
+        other = b.insert(type(op)(lhs, rhs)).results[0]
         self.piecewise[op.results[0]] = Piecewise(
             self.piecewise[old].cond, linear, other
         )
         return True
 
     def combine(
-        self, b: Builder, kind: type[Operation], lhs, rhs
+        self,
+        b: Builder,
+        kind: LinearKind,
+        lhs: Linear | SSAValue,
+        rhs: Linear | SSAValue,
     ) -> Linear | SSAValue | None:
         """`lhs <kind> rhs` (add, sub or mul) of linear values and uniform scalars:
         linear, a uniform scalar, or None when it is not linear."""
@@ -142,6 +159,7 @@ class Arithmetic(PacketValues):
                 lhs, rhs = rhs, lhs
             if isinstance(rhs, Linear):
                 return None
+            assert isinstance(lhs, Linear)  # became_uniform took uniform operands
             factor = constant_int(rhs)
             if factor is None and lhs.stride:
                 return None  # the step between lanes would not be a constant
@@ -158,12 +176,10 @@ class Arithmetic(PacketValues):
             rhs.stride if isinstance(rhs, Linear) else 0
         )
         base = b.insert(kind(bases[0], bases[1])).results[0]
-        row_stride = self.row_arith(
-            b,
-            kind,
-            *(f.row_stride if isinstance(f, Linear) else 0 for f in (lhs, rhs)),
-            base.type,
+        lhs_rows, rhs_rows = (
+            f.row_stride if isinstance(f, Linear) else 0 for f in (lhs, rhs)
         )
+        row_stride = self.row_arith(b, kind, lhs_rows, rhs_rows, base.type)
         if stride or not is_zero(row_stride):
             return Linear(base, stride, row_stride)
         return base
@@ -194,10 +210,7 @@ class Arithmetic(PacketValues):
             return
         operands = [self.widen(b, o) for o in op.operands]
         if mask is not None and isinstance(op, _INTEGER_DIVISIONS):
-            ones = self.splat(
-                b,
-                b.insert(arith.ConstantOp(IntegerAttr(1, op.operands[1].type))).result,
-            )
+            ones = self.splat(b, const(b, 1, op.operands[1].type))
             operands[1] = b.insert(llvmx.SelectOp(mask, operands[1], ones)).res
         self.set_vector(op.results[0], self.vector_op(b, op, operands))
 
@@ -245,13 +258,15 @@ class Arithmetic(PacketValues):
         (result,) = new.results
         return result
 
-    def resize(self, b: Builder, op: Operation, operand: SSAValue) -> SSAValue:
+    def resize(self, b: Builder, op: arith.IndexCastOp, operand: SSAValue) -> SSAValue:
         """An index cast on a vector (index lanes are i64): an extension, a
         truncation or nothing."""
-        source = operand.type.get_element_type()
+        source = operand.type
         target = self.vector_type(op.results[0].type)
+        assert isa(source, VectorType[IntegerType])
+        assert isa(target, VectorType[IntegerType])
         to_width = target.get_element_type().width.data
-        from_width = source.width.data
+        from_width = source.get_element_type().width.data
         if to_width == from_width:
             return operand
         if to_width < from_width:
@@ -318,6 +333,7 @@ class Arithmetic(PacketValues):
         quotient = None
         if isinstance(op, arith.DivUIOp):
             quotient = self.splat(b, b.insert(arith.DivUIOp(base, d)).result)
+        assert isinstance(type_, IntegerType | IndexType)  # an integer division
         bits = 64 if isinstance(type_, IndexType) else type_.width.data
         uge = IntegerAttr(llvm.ICmpPredicateFlag("uge").to_int(), i64)
         k = self.width

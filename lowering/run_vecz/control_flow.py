@@ -123,8 +123,8 @@ class ControlFlow(PacketValues):
         self.emit_block(inner, op.body.block, mask)
         values = terminator(op.body).operands
         inner.insert(scf.YieldOp(*self.yielded(inner, values, args)))
-        bounds = [self.scalar(v) for v in (op.lb, op.ub, op.step)]
-        new_for = b.insert(scf.ForOp(*bounds, inits, Region(block)))
+        lb, ub, step = (self.scalar(v) for v in (op.lb, op.ub, op.step))
+        new_for = b.insert(scf.ForOp(lb, ub, step, inits, Region(block)))
         self.map_args(op.results, new_for.results)
 
     def emit_linear_for(
@@ -168,8 +168,8 @@ class ControlFlow(PacketValues):
             )
             kept = list(guarded.results)
         inner.insert(scf.YieldOp(*kept))
-        bounds = [start.base, self.scalar(op.ub), self.scalar(op.step)]
-        new = b.insert(scf.ForOp(*bounds, inits, Region(block)))
+        ub, step = self.scalar(op.ub), self.scalar(op.step)
+        new = b.insert(scf.ForOp(start.base, ub, step, inits, Region(block)))
         for old, result in zip(op.results, new.results, strict=True):
             self.set_vector(old, result)
 

@@ -6,6 +6,8 @@ access per lane, lanes in order. Masked lanes are not accessed."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.builder import Builder
 from xdsl.dialects import arith, llvm, memref, vector
 from xdsl.dialects.builtin import (
@@ -96,6 +98,7 @@ class Memory(PacketValues):
     # -- rows of lanes (packets of more than one row) ---------------------------------
 
     def shuffle(self, b: Builder, v1: SSAValue, v2: SSAValue, picks) -> SSAValue:
+        assert isinstance(v1.type, VectorType)
         element = v1.type.get_element_type()
         result_type = VectorType(element, [len(picks)])
         picked = DenseArrayBase.from_list(i32, list(picks))
@@ -120,6 +123,7 @@ class Memory(PacketValues):
             picks = [i for _ in range(self.rows) for i in range(self.width)]
             return self.shuffle(b, rows[0], rows[0], picks)
         while len(rows) > 1:
+            assert isinstance(rows[0].type, VectorType)
             size = rows[0].type.get_shape()[0]
             rows = [
                 self.shuffle(b, rows[k], rows[k + 1], range(2 * size))
@@ -252,22 +256,46 @@ class Memory(PacketValues):
                     value = inner.insert(arith.IndexCastOp(value, i64)).result
                 return inner.insert(vector.InsertOp(value, current, [lane])).result
 
-            result = self.if_lane(b, mask, lane, load, result)
+            result = self.if_lane_value(b, mask, lane, load, result)
         return result
 
-    def if_lane(self, b: Builder, mask, lane: int, body, current=None):
+    def if_lane(
+        self,
+        b: Builder,
+        mask: SSAValue | None,
+        lane: int,
+        body: Callable[[Builder], None],
+    ) -> None:
         """`body(builder)` for lane `lane`: directly without a mask, else under
-        `scf.if` on its mask bit. With `current`, `body` returns the new value of
-        `current`, which stays as it is where the lane is masked."""
+        `scf.if` on its mask bit."""
+        if mask is None:
+            body(b)
+            return
+        build_if(b, self.mask_bit(b, mask, lane), body)
+
+    def if_lane_value(
+        self,
+        b: Builder,
+        mask: SSAValue | None,
+        lane: int,
+        body: Callable[[Builder], SSAValue],
+        current: SSAValue,
+    ) -> SSAValue:
+        """`if_lane` for a `body` that returns the new value of `current`, which
+        stays as it is where the lane is masked."""
         if mask is None:
             return body(b)
-        bit = b.insert(vector.ExtractOp(mask, [lane], i1)).result
-        if current is None:
-            build_if(b, bit, body)
-            return None
         return build_if_else(
-            b, bit, [current.type], lambda inner: [body(inner)], lambda _: [current]
+            b,
+            self.mask_bit(b, mask, lane),
+            [current.type],
+            lambda inner: [body(inner)],
+            lambda _: [current],
         ).results[0]
+
+    @staticmethod
+    def mask_bit(b: Builder, mask: SSAValue, lane: int) -> SSAValue:
+        return b.insert(vector.ExtractOp(mask, [lane], i1)).result
 
     # -- stores -----------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, vector
@@ -16,13 +17,13 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
     IndexType,
-    IntegerAttr,
     IntegerType,
     VectorType,
     i1,
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.utils.hints import isa
 
 from dialects import attributes as mux_attrs
 from dialects import llvmx, mux
@@ -30,6 +31,9 @@ from lowering.common.builders import const, constant_int
 from lowering.run_vecz.checks import Unsupported
 
 MAX_ALIGNMENT = 1 << 32
+
+LinearKind: TypeAlias = type[arith.AddiOp] | type[arith.SubiOp] | type[arith.MuliOp]
+"""The ops whose result may be linear in linear operands: `+`, `-`, `*`."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +70,7 @@ def any_lane(mask: SSAValue) -> Operation:
         result_types=[i1],
         properties={
             "kind": vector.CombiningKindAttr(vector.CombiningKindFlag.OR),
-            "fastmath": vector.FastMathFlagsAttr("none"),
+            "fastmath": arith.FastMathFlagsAttr("none"),
         },
     )
 
@@ -157,18 +161,18 @@ class PacketValues(ABC):
         """The constant vector of `type_` whose lane `i + width * j` is
         `i * stride + j * row_stride`."""
         vtype = self.vector_type(type_)
+        # lanes of linear values and of integer divisions' operands: integers
+        assert isa(vtype, VectorType[IntegerType]), vtype
         values = [
             i * stride + j * row_stride
             for j in range(self.rows)
             for i in range(self.width)
         ]
-        element = vtype.get_element_type()
-        if isinstance(element, IntegerType):
-            # The lanes' arithmetic wraps, as the scalar `arith` ops it stands for
-            # do: a stride near the type's limit gives the two's complement values.
-            width = element.width.data
-            half = 1 << (width - 1)
-            values = [(v + half) % (1 << width) - half for v in values]
+        # The lanes' arithmetic wraps, as the scalar `arith` ops it stands for
+        # do: a stride near the type's limit gives the two's complement values.
+        width = vtype.get_element_type().width.data
+        half = 1 << (width - 1)
+        values = [(v + half) % (1 << width) - half for v in values]
         attr = DenseIntOrFPElementsAttr.from_list(vtype, values)
         return b.insert(arith.ConstantOp(attr, vtype)).result
 
@@ -182,9 +186,12 @@ class PacketValues(ABC):
         return b.insert(vector.BroadcastOp(scalar, vtype)).vector
 
     def zeros(self, b: Builder, vtype: VectorType) -> SSAValue:
-        element = vtype.get_element_type()
-        zero = 0.0 if isinstance(element, AnyFloat) else 0
-        attr = DenseIntOrFPElementsAttr.from_list(vtype, [zero] * vtype.get_shape()[0])
+        count = vtype.get_shape()[0]
+        if isa(vtype, VectorType[AnyFloat]):
+            attr = DenseIntOrFPElementsAttr.from_list(vtype, [0.0] * count)
+        else:  # the other lanes vector_type makes: integers
+            assert isa(vtype, VectorType[IntegerType]), vtype
+            attr = DenseIntOrFPElementsAttr.from_list(vtype, [0] * count)
         return b.insert(arith.ConstantOp(attr, vtype)).result
 
     def negate(self, b: Builder, mask: SSAValue) -> SSAValue:
@@ -234,12 +241,13 @@ class PacketValues(ABC):
             i, j = lane % self.width, lane // self.width
             down = self.row_step(b, linear, j)
             step = i * linear.stride + (down if isinstance(down, int) else 0)
-            offset = b.insert(arith.ConstantOp(IntegerAttr(step, linear.base.type)))
+            offset = const(b, step, linear.base.type)
             value = b.insert(arith.AddiOp(linear.base, offset)).result
             if not isinstance(down, int):
                 value = b.insert(arith.AddiOp(value, down)).result
             return value
         vec = self.widen(b, value)
+        assert isinstance(vec.type, VectorType)
         element = vec.type.get_element_type()
         scalar = b.insert(vector.ExtractOp(vec, [lane], element)).result
         if isinstance(value.type, IndexType):
@@ -256,7 +264,12 @@ class PacketValues(ABC):
         return b.insert(arith.MuliOp(rs, const(b, row, rs.type))).result
 
     def row_arith(
-        self, b: Builder, kind: type[Operation], lhs, rhs, type_: Attribute
+        self,
+        b: Builder,
+        kind: LinearKind,
+        lhs: int | SSAValue,
+        rhs: int | SSAValue,
+        type_: Attribute,
     ) -> int | SSAValue:
         """`lhs <kind> rhs` of two row strides (constants or scalars of `type_`)."""
         if isinstance(lhs, int) and isinstance(rhs, int):
@@ -271,8 +284,8 @@ class PacketValues(ABC):
             return lhs
         if kind is arith.AddiOp and is_zero(lhs):
             return rhs
-        values = [const(b, v, type_) if isinstance(v, int) else v for v in (lhs, rhs)]
-        return b.insert(kind(*values)).results[0]
+        x, y = (const(b, v, type_) if isinstance(v, int) else v for v in (lhs, rhs))
+        return b.insert(kind(x, y)).results[0]
 
     # -- what is known of scalars -----------------------------------------------------
 
