@@ -60,7 +60,8 @@ from lowering.to_llvm.building import (
 )
 from lowering.to_llvm.patterns import (
     CastToLLVM,
-    FloatOpToLLVM,
+    FloatBinaryToLLVM,
+    FloatUnaryToLLVM,
     IntegerBinaryToLLVM,
     IntrinsicToLLVM,
     RoundingDivisionToLLVM,
@@ -177,9 +178,9 @@ PATTERNS: list[RewritePattern] = [
     CmpfToLLVM(),
     SelectToLLVM(),
     IndexCastToLLVM(),
-    FloatOpToLLVM(arith.NegfOp, llvm.FNegOp),
+    FloatUnaryToLLVM(arith.NegfOp, llvm.FNegOp),
     *(IntegerBinaryToLLVM(s, t) for s, t in INTEGER_BINARY.items()),
-    *(FloatOpToLLVM(s, t) for s, t in FLOAT_BINARY.items()),
+    *(FloatBinaryToLLVM(s, t) for s, t in FLOAT_BINARY.items()),
     *(CastToLLVM(s, t) for s, t in CASTS.items()),
     *(IntrinsicToLLVM(s, name) for s, name in INTRINSICS.items()),
     *(RoundingDivisionToLLVM(s, build) for s, build in ROUNDING_DIVISIONS.items()),

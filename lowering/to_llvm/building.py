@@ -121,6 +121,7 @@ def element_pointer(
         else:
             linear = rewriter.insert(llvm.AddOp(linear, term, overflow=_NSW)).res
     assert linear is not None
+    assert isinstance(base.type, llvm.LLVMPointerType)  # a memref's bare pointer
     gep = llvm.GEPOp.from_mixed_indices(
         base,
         [linear],

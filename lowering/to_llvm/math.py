@@ -38,7 +38,8 @@ from dialects import llvmx
 from lowering.common.llvm_types import ConversionError, convert_type, element_type
 from lowering.to_llvm.building import constant, declare_function
 from lowering.to_llvm.patterns import (
-    FloatOpToLLVM,
+    FloatBinaryToLLVM,
+    FloatUnaryToLLVM,
     IntrinsicToLLVM,
 )
 from lowering.to_llvm.values import fastmath, llvm_operands, replace_op
@@ -193,8 +194,8 @@ PATTERNS: list[RewritePattern] = [
     AbsFToLLVM(),
     FmaToLLVM(),
     RsqrtToLLVM(),
-    *(FloatOpToLLVM(s, t) for s, t in FLOAT_UNARY.items()),
-    *(FloatOpToLLVM(s, t) for s, t in FLOAT_BINARY.items()),
+    *(FloatUnaryToLLVM(s, t) for s, t in FLOAT_UNARY.items()),
+    *(FloatBinaryToLLVM(s, t) for s, t in FLOAT_BINARY.items()),
     *(IntrinsicToLLVM(s, name) for s, name in INTRINSICS.items()),
     *(IntrinsicToLLVM(s, n, True) for s, n in INTRINSICS_WITH_FALSE_FLAG.items()),
     *(CLibraryCallToLLVM(s, name) for s, name in C_LIBRARY.items()),

@@ -39,6 +39,8 @@ converted (a diagnostic names the op).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects import func, llvm, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -59,6 +61,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+from xdsl.utils.hints import isa
 
 from dialects import llvmx
 from lowering.common.builders import constant_int
@@ -227,13 +230,23 @@ def _global_value(op: memref.GlobalOp) -> Attribute:
     type_ = op.type
     element = memory_type(convert_type(type_.element_type))
     value = op.initial_value
-    values = [0] if isinstance(value, UnitAttr) else list(value.get_values())
+    if isinstance(value, UnitAttr):
+        values: Sequence[int] | Sequence[float] = [0]
+    elif isa(value, DenseIntOrFPElementsAttr[AnyFloat]):
+        values = value.get_values()
+    else:  # not complex numbers: convert_type rejected them
+        assert isa(value, DenseIntOrFPElementsAttr[IntegerType | IndexType]), value
+        values = value.get_values()
     if element != convert_type(type_.element_type):  # booleans: xDSL's true is -1
         values = [int(bool(v)) for v in values]
     if not type_.get_shape():
         return value_attr(values[0], element)
-    flat_type = TensorType(element, [element_count(type_)])
-    return DenseIntOrFPElementsAttr.from_list(flat_type, values)
+    shape = [element_count(type_)]
+    if isinstance(element, IntegerType):
+        ints = [int(v) for v in values]  # the values of an integer attribute
+        return DenseIntOrFPElementsAttr.from_list(TensorType(element, shape), ints)
+    assert isinstance(element, AnyFloat), element  # the other memory types of scalars
+    return DenseIntOrFPElementsAttr.from_list(TensorType(element, shape), values)
 
 
 class GlobalToLLVM(RewritePattern):

@@ -1,9 +1,9 @@
 """Pattern classes shared by the dialect modules of `convert-to-llvm`.
 
 Most ops map to one llvm op and differ only in which: `IntegerBinaryToLLVM`,
-`FloatOpToLLVM` and `CastToLLVM` (one llvm op each, on the shared machinery of
-`OneOpToLLVM`), `IntrinsicToLLVM` and `RoundingDivisionToLLVM` are instantiated
-from tables in the dialect modules. A
+`FloatUnaryToLLVM`, `FloatBinaryToLLVM` and `CastToLLVM` (one llvm op each, on the
+shared machinery of `OneOpToLLVM`), `IntrinsicToLLVM` and `RoundingDivisionToLLVM`
+are instantiated from tables in the dialect modules. A
 pattern's `source` is an op class, or an op name for the ops of dialects xDSL does
 not define (see `index.py`).
 """
@@ -13,12 +13,13 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     IntegerType,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from lowering.common.llvm_types import convert_type
@@ -36,10 +37,10 @@ from lowering.to_llvm.values import (
 class OneOpToLLVM(RewritePattern):
     """A `source` op becomes one llvm op of class `target`, built by `build` from
     the op and its operands with their llvm types; `target`'s one result replaces
-    the op's. The base of the patterns below, which differ only in `build`."""
+    the op's. The base of the patterns below, which differ only in `build` (and in
+    the type of their `target`, what `build` calls it with)."""
 
     source: type[Operation] | str
-    target: type[Operation]
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if not matches(op, self.source):
@@ -57,25 +58,65 @@ class IntegerBinaryToLLVM(OneOpToLLVM):
     """A `source` op on two integers (or vectors of them) becomes the llvm op
     `target`, with arith's nsw/nuw flags where both ops have them."""
 
+    target: (
+        type[llvm.ArithmeticBinOperation]
+        | type[llvm.ArithmeticBinOpOverflow]
+        | type[llvm.ArithmeticBinOpExact]
+        | type[llvm.ArithmeticBinOpDisjoint]
+    )
+
     def build(self, op: Operation, operands: list[SSAValue]) -> Operation:
+        lhs, rhs = operands
         if issubclass(self.target, llvm.ArithmeticBinOpOverflow):
-            return self.target(*operands, overflow=overflow_flags(op))
-        return self.target(*operands)
+            return self.target(lhs, rhs, overflow=overflow_flags(op))
+        return self.target(lhs, rhs)
+
+
+class FloatUnaryOp(Protocol):
+    """The class of an llvm op on one float (`llvm.fneg`, `llvm.intr.sqrt`, ...)."""
+
+    def __call__(
+        self, arg: SSAValue, /, *, fast_math: llvm.FastMathAttr
+    ) -> Operation: ...
+
+
+class FloatBinaryOp(Protocol):
+    """The class of an llvm op on two floats (`llvm.fadd`, `llvm.intr.pow`, ...)."""
+
+    def __call__(
+        self, lhs: SSAValue, rhs: SSAValue, /, *, fast_math: llvm.FastMathAttr
+    ) -> Operation: ...
 
 
 @dataclass(frozen=True)
-class FloatOpToLLVM(OneOpToLLVM):
-    """A `source` op on floats (or vectors of them) becomes the llvm op `target`
-    (`llvm.fadd`, `llvm.fneg`, an `llvm.intr.*` op, ...) with the same fast-math
-    flags."""
+class FloatUnaryToLLVM(OneOpToLLVM):
+    """A `source` op on a float (or a vector of them) becomes the llvm op `target`
+    with the same fast-math flags."""
+
+    target: FloatUnaryOp
 
     def build(self, op: Operation, operands: list[SSAValue]) -> Operation:
-        return self.target(*operands, fast_math=fastmath(op))
+        (operand,) = operands
+        return self.target(operand, fast_math=fastmath(op))
+
+
+@dataclass(frozen=True)
+class FloatBinaryToLLVM(OneOpToLLVM):
+    """A `source` op on two floats (or vectors of them) becomes the llvm op
+    `target` with the same fast-math flags."""
+
+    target: FloatBinaryOp
+
+    def build(self, op: Operation, operands: list[SSAValue]) -> Operation:
+        lhs, rhs = operands
+        return self.target(lhs, rhs, fast_math=fastmath(op))
 
 
 @dataclass(frozen=True)
 class CastToLLVM(OneOpToLLVM):
     """A `source` cast becomes the llvm cast `target` to the llvm result type."""
+
+    target: Callable[[SSAValue, Attribute], Operation]
 
     def build(self, op: Operation, operands: list[SSAValue]) -> Operation:
         (operand,) = operands

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import llvm
+from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
     UnrealizedConversionCastOp,
 )
+from xdsl.dialects.utils.fast_math import FastMathAttrBase
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
@@ -74,12 +75,14 @@ def fastmath(op: Operation) -> llvm.FastMathAttr:
     """The fast-math flags of `op` (arith's, math's and vector's `fastmath`) as
     llvm's."""
     flags = op.properties.get("fastmath")
+    assert flags is None or isinstance(flags, FastMathAttrBase), flags
     return llvm.FastMathAttr(flags.data if flags is not None else None)
 
 
 def overflow_flags(op: Operation) -> llvm.OverflowAttr:
     """The nsw/nuw flags of `op` (arith's `overflowFlags`) as llvm's."""
     flags = op.properties.get("overflowFlags")
+    assert flags is None or isinstance(flags, arith.IntegerOverflowAttr), flags
     if flags is None or not flags.data:
         return llvm.OverflowAttr(None)
     return llvm.OverflowAttr([llvm.OverflowFlag(flag.value) for flag in flags.data])

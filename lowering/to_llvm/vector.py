@@ -40,7 +40,7 @@ from collections.abc import Callable
 
 from xdsl.dialects import llvm, vector
 from xdsl.dialects.builtin import DenseArrayBase, MemRefType, VectorType, i32, i64
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -203,7 +203,7 @@ class MaskedStoreToLLVM(RewritePattern):
 Combine = Callable[[PatternRewriter, SSAValue, SSAValue], SSAValue]
 
 
-def _binary(target: type[llvm.ArithmeticBinOperation]) -> Combine:
+def _binary(target: Callable[[SSAValue, SSAValue], Operation]) -> Combine:
     return lambda rewriter, a, b: rewriter.insert(target(a, b)).results[0]
 
 
