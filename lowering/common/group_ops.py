@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     VectorType,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from dialects.mux import GroupOperation
 
@@ -57,6 +57,14 @@ _OPS: dict[
     GroupOperation.LOGICAL_OR: arith.OrIOp,
     GroupOperation.LOGICAL_XOR: arith.XOrIOp,
 }
+
+
+def group_id(op: Operation) -> int:
+    """The `id` of a barrier or a collective (its integer property), which tells
+    the barriers of a work-group apart."""
+    attr = op.properties["id"]
+    assert isinstance(attr, IntegerAttr), attr
+    return attr.value.data
 
 
 def combine(b: Builder, kind: GroupOperation, lhs: SSAValue, rhs: SSAValue) -> SSAValue:

@@ -156,6 +156,7 @@ class _RegionAnalysis:
 
     def __post_init__(self) -> None:
         entry = self.function.body.blocks.first
+        assert entry is not None  # a region function is a definition
         self.divergent.add(entry.args[-2])  # %item
         while True:
             size = len(self.divergent)
@@ -200,7 +201,9 @@ class _RegionAnalysis:
                 return successors(block)
             return []
 
-        return reachable([self.function.body.blocks.first], edges)
+        entry = self.function.body.blocks.first
+        assert entry is not None
+        return reachable([entry], edges)
 
     def passing(self, block: Block) -> bool:
         """A prefix block that leads to other prefix blocks only."""
@@ -328,8 +331,11 @@ class _RegionAnalysis:
             for term, factor in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
                 if self.uniform(factor) and (t := self.affine(term)) is not None:
                     return _fold("mul", t[0], factor), _fold("mul", t[1], factor)
-        shift = constant_int(op.rhs) if isinstance(op, arith.ShLIOp) else None
-        if shift is not None and 0 <= shift < 64:  # clang's x * 2^k
+        if (
+            isinstance(op, arith.ShLIOp)
+            and (shift := constant_int(op.rhs)) is not None
+            and 0 <= shift < 64
+        ):  # clang's x * 2^k
             t = self.affine(op.lhs)
             if t is not None:
                 return _fold("mul", t[0], 2**shift), _fold("mul", t[1], 2**shift)

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, memref
-from xdsl.dialects.builtin import IndexType, i1, i64
+from xdsl.dialects.builtin import IndexType, MemRefType, i1, i64
 from xdsl.dialects.llvm import GEPOp, LoadOp, StoreOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
@@ -65,7 +65,7 @@ from lowering.common.builders import (
     linear_id,
 )
 from lowering.common.errors import PassError
-from lowering.common.group_ops import combine, identity
+from lowering.common.group_ops import combine, group_id, identity
 from lowering.common.layout import from_memory, memory_type, to_memory
 
 WORK_GROUP_EXCHANGES: tuple[type[Operation], ...] = mux.WORK_GROUP_COLLECTIVE_OPS
@@ -134,11 +134,7 @@ def make_exchanges(
     entry = kernel.body.blocks.first
     assert entry is not None
     ops = [o for o in kernel.walk() if isinstance(o, exchange_ops(sub_groups))]
-    ids = [
-        o.properties["id"].value.data  # type: ignore[union-attr]
-        for o in kernel.walk()
-        if isinstance(o, _WITH_ID)
-    ]
+    ids = [group_id(o) for o in kernel.walk() if isinstance(o, _WITH_ID)]
     next_id = max(ids, default=-1) + 1
     exchanges: dict[mux.WorkGroupBarrierOp, Exchange] = {}
     for op in ops:
@@ -169,7 +165,7 @@ def make_exchanges(
             next_id += 1
         else:
             if "id" in op.properties:
-                id_ = op.properties["id"].value.data  # type: ignore[union-attr]
+                id_ = group_id(op)
             else:
                 id_, next_id = next_id, next_id + 1
             # the exchange orders no memory: relaxed (no fence between the loops)
@@ -189,7 +185,9 @@ def make_exchanges(
             original.replace_all_uses_with(load.res)
         operation = _FOLDS.get(type(op))
         if operation is None and "op" in op.properties:
-            operation = op.properties["op"].data  # type: ignore[union-attr]
+            attr = op.properties["op"]
+            assert isinstance(attr, mux.GroupOperationAttr), attr
+            operation = attr.data
         exchanges[barrier] = Exchange(type(op), operation, slots, result_slot)
         op.detach()
         op.erase()
@@ -216,7 +214,7 @@ class GroupShape:
 
 def _element_type(slot: SSAValue) -> Attribute:
     type_ = slot.type
-    assert isinstance(type_, memref.MemRefType)
+    assert isinstance(type_, MemRefType)
     element = type_.element_type
     return i64 if isinstance(element, IndexType) else element
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref
@@ -129,7 +130,7 @@ def _field_type(type_: Attribute) -> Attribute:
     raise PassError(f"work-item-loops: a value of type {type_} lives across a barrier")
 
 
-def private_array(value: SSAValue) -> bool:
+def private_array(value: SSAValue) -> TypeGuard[OpResult]:
     """Whether `value` is a private array of a work-item: a `memref.alloca`, or an
     `llvm.alloca` of a constant count (OpenCL C's private variables whose address
     is taken, as the importer gives them). Across a barrier each work-item's lives
@@ -157,7 +158,7 @@ def private_address(
         if not all(rematerialisable(i) for i in value.op.ssa_indices):
             return None
         value = value.op.ptr
-    return value if private_array(value) else None  # type: ignore[return-value]
+    return value if private_array(value) else None
 
 
 def _pointed_arrays(pointer: SSAValue) -> set[OpResult]:
@@ -176,7 +177,7 @@ def _pointed_arrays(pointer: SSAValue) -> set[OpResult]:
             continue
         seen.add(value)
         if private_array(value):
-            arrays.add(value)  # type: ignore[arg-type]
+            arrays.add(value)
         elif isinstance(value, BlockArgument):
             work += incoming(value) or []
         elif isinstance(value.owner, GEPOp):
@@ -323,7 +324,8 @@ class LiveValues:
     def field_of(self, value: SSAValue) -> int:
         if value in self._stored:
             return self.stored.index(value)
-        return len(self.stored) + self.arrays.index(value)  # type: ignore[arg-type]
+        assert isinstance(value, OpResult), value  # not stored: a private array
+        return len(self.stored) + self.arrays.index(value)
 
     def next_field(self, value: SSAValue) -> int:
         """The field a carried value's stores go to (see `carried`)."""

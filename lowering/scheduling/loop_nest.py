@@ -43,9 +43,9 @@ from lowering.common.builders import (
 )
 from lowering.common.errors import PassError
 
-ItemBody = Callable[[Builder, SSAValue | None], None]
+ItemBody = Callable[[Builder, SSAValue | None], object]
 """The body run per work-item: `body(builder, local_linear_id)` (None when the
-loops do not compute the linear id)."""
+loops do not compute the linear id); what it returns is not used."""
 Span = Callable[[Builder], tuple[SSAValue, SSAValue]]
 """Builds the call of a bound function: `lo, hi` of the innermost looped
 dimension."""
@@ -59,8 +59,9 @@ class VectorKernel:
     """`W`: the work-items of one packet in x."""
     rows: int
     """`R`: the rows (in y) of one packet."""
-    call: Callable[[Builder], None]
-    """Builds the call of the vectorised kernel for one packet."""
+    call: Callable[[Builder], object]
+    """Builds the call of the vectorised kernel for one packet (what it returns is
+    not used)."""
 
 
 @dataclass

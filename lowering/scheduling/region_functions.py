@@ -88,9 +88,10 @@ class _RegionBuilder:
                 if isinstance(field_array, OpResult)
                 else InsertPoint.at_start(self.entry)
             )
-            self.values[array] = self._from_struct_address(b, array)
+            address = self._from_struct_address(b, array)
+            self.values[array] = address
             if self.prologue_end is None:
-                self.prologue_end = self.values[array].owner  # type: ignore[assignment]
+                self.prologue_end = address.op
         return self.values[array]
 
     def _field_array(self, index: int) -> SSAValue:
@@ -108,7 +109,7 @@ class _RegionBuilder:
 
     def _address(
         self, b: Builder, value: SSAValue, index: int | None = None
-    ) -> SSAValue:
+    ) -> OpResult:
         """The address of this work-item's field of `value` (of the work-group's,
         element 0, for a uniform value); field `index` if given."""
         index = self.live.field_of(value) if index is None else index
@@ -119,7 +120,7 @@ class _RegionBuilder:
         )
         return b.insert(gep).result
 
-    def _from_struct_address(self, b: Builder, array: SSAValue) -> SSAValue:
+    def _from_struct_address(self, b: Builder, array: SSAValue) -> OpResult:
         if isinstance(array.type, LLVMPointerType):  # an llvm.alloca's: as it is
             result = self._address(b, array)
         else:

@@ -20,6 +20,7 @@ private) and, when `@k` has barriers (or collectives scheduled as barriers,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 
 from xdsl.builder import Builder
@@ -205,7 +206,7 @@ def _vector_kernel(
 
 
 def _vectorised(
-    module: ModuleOp, kernel: func.FuncOp, args: list[SSAValue]
+    module: ModuleOp, kernel: func.FuncOp, args: Sequence[SSAValue]
 ) -> VectorKernel | None:
     """`kernel`'s vectorised version as the loops call it, if it has one."""
     vector = _vector_kernel(module, kernel)
@@ -326,7 +327,7 @@ class _RegionBlocks:
         work-item loops; returns its bound function if it has one."""
         if barrier is not None:  # "decomposed to just a memory barrier"
             rb.insert(mux.MemBarrierOp(barrier.scope, barrier.semantics))
-        if barrier in self.exchanges:
+        if barrier is not None and barrier in self.exchanges:
             group = self.group
             shape = GroupShape(self.items, group.sizes, group.sub_group_size)
             build_exchange(rb, self.exchanges[barrier], shape, self._slot_array)
