@@ -218,7 +218,9 @@ def element_type(type_: Attribute) -> Attribute:
     return type_.element_type if isinstance(type_, VectorType) else type_
 
 
-def value_attr(value: int | float, type_: Attribute) -> Attribute:
+def value_attr(
+    value: int | float, type_: Attribute
+) -> IntegerAttr | FloatAttr | DenseIntOrFPElementsAttr:
     """The attribute of `value` with an integer or float type, or of a splat of
     `value` with a vector type."""
     if isinstance(type_, VectorType):

@@ -71,7 +71,13 @@ def define(d: Demangled, function: Function) -> Definition | None:
 def _builder(d: Demangled, function: Function, gentype: Attribute) -> Build:
     wide = function.computed_in(element_type(gentype))
     if function.pattern[-1] not in "pq" or function.writes:
-        return lambda e, args: widened(e, args, wide, function.compute)
+
+        def compute_result(e: Emitter, *values: SSAValue) -> SSAValue:
+            result = function.compute(e, *values)
+            assert isinstance(result, SSAValue)  # no out pointer: the result alone
+            return result
+
+        return lambda e, args: widened(e, args, wide, compute_result)
     pointee = d.params[-1].element
     out_type = pointee.llvm_type() if pointee is not None else None
     assert out_type is not None
@@ -82,7 +88,9 @@ def _builder(d: Demangled, function: Function, gentype: Attribute) -> Build:
         stored: list[SSAValue] = []
 
         def compute(e: Emitter, *values: SSAValue) -> SSAValue:
-            result, out = function.compute(e, *values)
+            computed = function.compute(e, *values)
+            assert isinstance(computed, tuple)  # the result and what to store
+            result, out = computed
             stored.append(out)
             return result
 

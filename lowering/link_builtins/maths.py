@@ -143,6 +143,7 @@ def _nan(d: Demangled) -> Definition | None:
     if len(d.params) != 1 or not is_int_gentype(d.params[0]):
         return None
     codes = d.params[0].llvm_type()
+    assert codes is not None  # an integer gentype has one
     bits = bit_width(element_type(codes))
     if not d.params[0].scalar.is_unsigned or bits not in FLOAT_TYPES:
         return None

@@ -59,11 +59,16 @@ def _pointee(p: MangledType) -> Attribute | None:
     return p.element.llvm_type()
 
 
+def _points_to_half(p: MangledType) -> bool:
+    """Whether a pointer parameter points to `half`."""
+    return p.element is not None and element_code(p.element) == "Dh"
+
+
 def _vload(d: Demangled, n: int, half: str | None) -> Definition | None:
     if len(d.params) != 2 or element_code(d.params[0]) != "m":
         return None
     element = _pointee(d.params[1])
-    if element is None or (half and element_code(d.params[1].element) != "Dh"):  # type: ignore[arg-type]
+    if element is None or (half and not _points_to_half(d.params[1])):
         return None
     loaded = VectorType(element, [n]) if n else element
     result = shaped(loaded, Float32Type()) if half else loaded
@@ -94,10 +99,12 @@ def _vstore(d: Demangled, n: int, half: str | None, mode: str) -> Definition | N
     element = _pointee(pointer)
     if element is None or not is_gentype(data) or width(data) != n:
         return None
+    data_type = data.llvm_type()
+    assert data_type is not None  # a gentype has one
     if half:
-        if element_code(pointer.element) != "Dh" or not is_float_gentype(data):  # type: ignore[arg-type]
+        if not _points_to_half(pointer) or not is_float_gentype(data):
             return None
-    elif data.llvm_type() != shaped(data.llvm_type(), element):
+    elif data_type != shaped(data_type, element):
         return None
     stride, alignment = _layout(n, half, element)
 
