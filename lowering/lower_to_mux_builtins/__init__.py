@@ -88,7 +88,7 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import ModuleOp, i32, i64
+from xdsl.dialects.builtin import IntegerType, ModuleOp, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -349,7 +349,7 @@ def bool_of(b: Builder, value: SSAValue) -> SSAValue:
     return b.insert(arith.CmpiOp(value, zero, "ne")).result
 
 
-def int_of(b: Builder, value: SSAValue, type_: Attribute = i32) -> SSAValue:
+def int_of(b: Builder, value: SSAValue, type_: IntegerType = i32) -> SSAValue:
     """An `i1` as an OpenCL `int` (1 for true)."""
     return b.insert(arith.ExtUIOp(value, type_)).result
 
@@ -435,7 +435,10 @@ def _reduce_scan(group: str, kind: str, op_name: str) -> Builtin:
                 else (operation, operand)
             )
             result = b.insert(op_class(*args)).results[0]
-            return int_of(b, result, value.type) if logical else result
+            if not logical:
+                return result
+            assert isinstance(value.type, IntegerType)  # bool_of took an integer
+            return int_of(b, result, value.type)
 
         return build
 

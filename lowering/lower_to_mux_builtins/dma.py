@@ -50,10 +50,19 @@ from lowering.common.layout import storage
 from lowering.common.mangling import EVENT, Demangled, MangledType
 from lowering.lower_to_mux_builtins.builtin import Build, Builtin, BuiltinError
 
-DMA_EVENT: Attribute = MangledType("N", EVENT).llvm_type()  # type: ignore[assignment]
+
+def _event_type() -> Attribute:
+    type_ = MangledType("N", EVENT).llvm_type()
+    assert type_ is not None  # a pointer
+    return type_
+
+
+DMA_EVENT = _event_type()
 """An event at the LLVM level."""
 GLOBAL, LOCAL = 1, 3
-TRANSFERS: dict[tuple[int, int], tuple[type[Operation], ...]] = {
+# the ops of 1, 2 and 3 dimensions take 1, 4 and 7 sizes: a constructor of the op
+# of as many dimensions as there are sizes, whatever they are, is what can be said
+TRANSFERS: dict[tuple[int, int], tuple[Callable[..., Operation], ...]] = {
     (LOCAL, GLOBAL): (mux.DmaRead1DOp, mux.DmaRead2DOp, mux.DmaRead3DOp),
     (GLOBAL, LOCAL): (mux.DmaWrite1DOp, mux.DmaWrite2DOp, mux.DmaWrite3DOp),
 }
@@ -79,7 +88,9 @@ def _space(p: MangledType | None) -> int:
 
 def _gentype_bytes(p: MangledType) -> int:
     assert p.element is not None
-    return storage(p.element.llvm_type())[0]
+    type_ = p.element.llvm_type()
+    assert type_ is not None  # _copy_problem found a gentype
+    return storage(type_)[0]
 
 
 def _copy_problem(d: Demangled, shape: str) -> str | None:
@@ -187,6 +198,7 @@ def _at_element(
 ) -> SSAValue:
     """`base + index * size` bytes."""
     offset = b.insert(arith.MuliOp(index, size)).result
+    assert isinstance(base.type, llvm.LLVMPointerType)  # a call's pointer argument
     gep = llvm.GEPOp.from_mixed_indices(base, [offset], i8, result_type=base.type)
     return b.insert(gep).result
 
@@ -228,6 +240,7 @@ def _wait(call: func.CallOp, d: Demangled) -> Build:
         for i in range(n):
             at = events
             if i:
+                assert isinstance(events.type, llvm.LLVMPointerType)  # event_t *
                 gep = llvm.GEPOp(events, [i], DMA_EVENT, result_type=events.type)
                 at = b.insert(gep).result
             event = b.insert(llvm.LoadOp(at, DMA_EVENT)).dereferenced_value
