@@ -186,6 +186,7 @@ class _Lifter:
         elif type(op) in _INTEGER:
             return _INTEGER[type(op)](*op.operands)
         elif type(op) in _FLOAT:
+            assert isinstance(op, llvm.AbstractFloatArithOp)  # fadd, fsub, ...
             return _FLOAT[type(op)](*op.operands, flags=_flags(op.fastmathFlags))
         elif isinstance(op, llvm.ICmpOp):
             name = llvm.ICmpPredicateFlag.from_int(op.predicate.value.data).value

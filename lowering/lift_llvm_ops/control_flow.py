@@ -284,12 +284,13 @@ class _Lifting:
         of that branch leads back to the header, which is Unstructured.)"""
         loop = self.loops[header]
         before = Block(arg_types=[a.type for a in header.args])
-        args = list(before.args)
+        args: list[SSAValue] | None = list(before.args)
         if loop.exiting is not header:
             edge = self.emit_block(header, args, before)
             args = self.emit(*edge, loop.exiting, before) if edge else None
             self.claim(loop.exiting)
         term = self.emit_last(loop.exiting, args, before)
+        assert isinstance(term, llvm.CondBrOp)  # as the loop's analysis found
         cond = term.cond
         if not loop.goes_on:
             true = arith.ConstantOp(IntegerAttr(1, i1))

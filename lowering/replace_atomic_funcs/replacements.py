@@ -19,6 +19,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import atomic
 from dialects.llvmx import AtomicOrdering
+from lowering.common.builders import const
 from lowering.replace_atomic_funcs.names import AtomicFunction
 
 
@@ -28,10 +29,6 @@ def _zeros(b: Builder, pointer: SSAValue) -> list[SSAValue]:
         return []
     zero = b.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).result
     return [zero] * pointer.type.get_num_dims()
-
-
-def _constant(b: Builder, value: int, type_: Attribute) -> SSAValue:
-    return b.insert(arith.ConstantOp(IntegerAttr(value, type_))).result
 
 
 def _plain_load(b: Builder, pointer: SSAValue, type_: Attribute) -> SSAValue:
@@ -77,7 +74,7 @@ def _compare_exchange(
             success, failure, target, _zeros(b, target), cmp, new, weak=weak
         )
     )
-    failed = b.insert(arith.XOrIOp(op.success, _constant(b, -1, i1))).result
+    failed = b.insert(arith.XOrIOp(op.success, const(b, -1, i1))).result
     store = Block()
     inner = Builder(InsertPoint.at_end(store))
     found = op.old
@@ -95,9 +92,9 @@ def _flag_test_and_set(
     """`bool atomic_flag_test_and_set(object)`: 1 swapped in; whether the flag was
     set (not 0) before."""
     indices = _zeros(b, target)
-    one = _constant(b, 1, type_)
+    one = const(b, 1, type_)
     old = b.insert(atomic.RMWOp("xchg", ordering, target, indices, one)).result
-    return b.insert(arith.CmpiOp(old, _constant(b, 0, type_), "ne")).result
+    return b.insert(arith.CmpiOp(old, const(b, 0, type_), "ne")).result
 
 
 def _single(
@@ -121,11 +118,11 @@ def _single(
     elif operation in ("store", "init"):
         op = atomic.StoreOp(ordering, values[0], pointer, indices)
     elif operation == "flag_clear":
-        zero = _constant(b, 0, function.type_)
+        zero = const(b, 0, function.type_)
         op = atomic.StoreOp(ordering, zero, pointer, indices)
     else:
         if operation in ("inc", "dec"):
-            values = [_constant(b, 1, function.type_)]
+            values = [const(b, 1, function.type_)]
         op = atomic.RMWOp(function.bin_op, ordering, pointer, indices, values[0])
     b.insert(op)
     return op.results[0] if op.results else None
