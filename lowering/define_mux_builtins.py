@@ -344,7 +344,9 @@ def _structs_of(op: Operation, b: Builder) -> tuple[dict[str, StructFields], str
             "run add-sched-params first",
             op,
         )
-    args = fn.body.blocks.first.args  # type: ignore[union-attr]
+    entry = fn.body.blocks.first
+    assert entry is not None  # the function of an op
+    args = entry.args
     structs = {
         "wi": StructFields(b, args[indices[0]], WORK_ITEM_INFO),
         "wg": StructFields(b, args[indices[1]], WORK_GROUP_INFO),

@@ -33,6 +33,7 @@ functions entry points reach (shuffles do).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
@@ -45,16 +46,20 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import attributes as mux_attrs
 from dialects import mux
+from dialects.mux import GroupOperation
 from lowering.common.builders import const
 from lowering.common.errors import PassError
 from lowering.common.functions import functions, kernel_entry_points, reachable_from
+from lowering.common.group_ops import group_id, group_operation
 
-_COLLECTIVES: dict[type[Operation], type[Operation]] = {
+_COLLECTIVES: dict[
+    type[Operation], Callable[[GroupOperation, int, SSAValue], Operation]
+] = {
     mux.SubGroupReduceOp: mux.WorkGroupReduceOp,
     mux.SubGroupScanInclusiveOp: mux.WorkGroupScanInclusiveOp,
     mux.SubGroupScanExclusiveOp: mux.WorkGroupScanExclusiveOp,
 }
-_ANY_ALL: dict[type[Operation], type[Operation]] = {
+_ANY_ALL: dict[type[Operation], Callable[[int, SSAValue], Operation]] = {
     mux.SubGroupAnyOp: mux.WorkGroupAnyOp,
     mux.SubGroupAllOp: mux.WorkGroupAllOp,
 }
@@ -91,7 +96,7 @@ class DegenerateSubGroupsPass(ModulePass):
 
 
 def _rewrite(fn: Operation) -> None:
-    ids = [o.properties["id"].value.data for o in fn.walk() if isinstance(o, _WITH_ID)]  # type: ignore[union-attr]
+    ids = [group_id(o) for o in fn.walk() if isinstance(o, _WITH_ID)]
     next_id = max(ids, default=-1) + 1
     for op in list(fn.walk()):
         b = Builder(InsertPoint.before(op))
@@ -109,10 +114,10 @@ def _rewrite(fn: Operation) -> None:
             new = b.insert(arith.IndexCastOp(linear, i32)).result
         elif type(op) in _COLLECTIVES:
             new = b.insert(
-                _COLLECTIVES[type(op)](op.op.data, next_id, op.operands[0])  # type: ignore[call-arg, attr-defined]
+                _COLLECTIVES[type(op)](group_operation(op), next_id, op.operands[0])
             )
         elif type(op) in _ANY_ALL:
-            new = b.insert(_ANY_ALL[type(op)](next_id, op.operands[0]))  # type: ignore[call-arg]
+            new = b.insert(_ANY_ALL[type(op)](next_id, op.operands[0]))
         elif isinstance(op, mux.SubGroupBroadcastOp):
             new = b.insert(
                 mux.WorkGroupBroadcastOp(

@@ -312,8 +312,13 @@ class _Emitter:
         self.ops: list[Operation] = []
 
     def __call__(self, op: Operation) -> SSAValue:
+        """Adds `op`, an op with a result; its (first) result."""
         self.ops.append(op)
-        return op.results[0] if op.results else None  # type: ignore[return-value]
+        return op.results[0]
+
+    def effect(self, op: Operation) -> None:
+        """Adds `op`, an op without results (a store)."""
+        self.ops.append(op)
 
     def constant(self, value: int, type_: IntegerType) -> SSAValue:
         return self(llvm.ConstantOp(IntegerAttr(value, type_), type_))
@@ -331,7 +336,8 @@ def _lower_call(
 
         def store(value: SSAValue, words: int) -> None:
             nonlocal at
-            emit(llvm.StoreOp(value, emit(_gep(record, at)) if at else record, 4))
+            address = emit(_gep(record, at)) if at else record
+            emit.effect(llvm.StoreOp(value, address, 4))
             at += words
 
         store(emit.constant(number, i32), 1)

@@ -70,6 +70,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from xdsl.builder import Builder
 from xdsl.context import Context
@@ -161,7 +162,7 @@ def _error(message: str) -> PassError:
     return PassError(f"replace-module-scope-vars: {message}")
 
 
-def _is_local(op: Operation) -> bool:
+def _is_local(op: Operation) -> TypeGuard[memref.GlobalOp | llvm.GlobalOp]:
     if isinstance(op, memref.GlobalOp):
         return address_space_of(op.type) == ADDRESS_SPACE_LOCAL
     if isinstance(op, llvm.GlobalOp):
@@ -251,11 +252,7 @@ def find_module_scope_locals(module: ModuleOp) -> ModuleScopeLocals:
     the buffer; a diagnostic for what the pass cannot handle. Does not change
     `module`."""
     found = ModuleScopeLocals()
-    found.globals = {
-        op.sym_name.data: op  # type: ignore[attr-defined]
-        for op in module.ops
-        if _is_local(op)
-    }
+    found.globals = {op.sym_name.data: op for op in module.ops if _is_local(op)}
     if not found.globals:
         return found
     storages = {name: _global_storage(op) for name, op in found.globals.items()}

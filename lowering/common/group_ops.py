@@ -34,7 +34,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from dialects.mux import GroupOperation
+from dialects.mux import GroupOperation, GroupOperationAttr
 
 _OPS: dict[
     GroupOperation,
@@ -65,6 +65,13 @@ def group_id(op: Operation) -> int:
     attr = op.properties["id"]
     assert isinstance(attr, IntegerAttr), attr
     return attr.value.data
+
+
+def group_operation(op: Operation) -> GroupOperation:
+    """The operation of a reduce or scan (its `op` property)."""
+    attr = op.properties["op"]
+    assert isinstance(attr, GroupOperationAttr), attr
+    return attr.data
 
 
 def combine(b: Builder, kind: GroupOperation, lhs: SSAValue, rhs: SSAValue) -> SSAValue:

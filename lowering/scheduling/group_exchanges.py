@@ -65,7 +65,12 @@ from lowering.common.builders import (
     linear_id,
 )
 from lowering.common.errors import PassError
-from lowering.common.group_ops import combine, group_id, identity
+from lowering.common.group_ops import (
+    combine,
+    group_id,
+    group_operation,
+    identity,
+)
 from lowering.common.layout import from_memory, memory_type, to_memory
 
 WORK_GROUP_EXCHANGES: tuple[type[Operation], ...] = mux.WORK_GROUP_COLLECTIVE_OPS
@@ -185,9 +190,7 @@ def make_exchanges(
             original.replace_all_uses_with(load.res)
         operation = _FOLDS.get(type(op))
         if operation is None and "op" in op.properties:
-            attr = op.properties["op"]
-            assert isinstance(attr, mux.GroupOperationAttr), attr
-            operation = attr.data
+            operation = group_operation(op)
         exchanges[barrier] = Exchange(type(op), operation, slots, result_slot)
         op.detach()
         op.erase()

@@ -162,6 +162,15 @@ def _convert(module: ModuleOp) -> ConversionError | None:
     return None
 
 
+class _ConversionFailed(PassFailedException):
+    """convert-to-llvm's failure, with the op at fault (`op`), where
+    `mux.diagnostics` shows it, as it shows a `PassError`'s."""
+
+    def __init__(self, message: str, op: Operation):
+        super().__init__(message)
+        self.op = op
+
+
 def _report(error: ConversionError, originals: dict[Operation, Operation]) -> None:
     """Raises the diagnostic for `error`, shown on the op of the input module."""
     op = error.op
@@ -169,8 +178,7 @@ def _report(error: ConversionError, originals: dict[Operation, Operation]) -> No
     op = originals.get(op, op)
     diagnostic = Diagnostic()
     diagnostic.add_message(op, str(error))
-    failure = PassFailedException(f"convert-to-llvm: {error}")
-    failure.op = op  # type: ignore[attr-defined]  # where mux.diagnostics shows it
+    failure = _ConversionFailed(f"convert-to-llvm: {error}", op)
     diagnostic.raise_exception(op, failure)
 
 
