@@ -208,7 +208,10 @@ def _value_argument(value: SSAValue, op: Operation) -> Argument:
 
 
 def _constant_string(
-    value: SSAValue, globals_: dict[str, llvm.GlobalOp], op: Operation, what="%s"
+    value: SSAValue,
+    globals_: dict[str, llvm.GlobalOp],
+    op: Operation,
+    what: str = "%s",
 ) -> bytes:
     """The bytes up to the first NUL of the constant global `value` points to."""
     owner = value.owner

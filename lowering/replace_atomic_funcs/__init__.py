@@ -101,11 +101,13 @@ atomic function remains, nor its declaration when nothing else refers to it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, i32
+from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
@@ -147,7 +149,7 @@ def _error(message: str) -> PassError:
     return PassError(f"replace-atomic-funcs: {message}")
 
 
-def _types(types) -> str:
+def _types(types: Iterable[Attribute]) -> str:
     return ", ".join(map(str, types))
 
 

@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.hints import isa
 
 from dialects import llvmx
@@ -120,7 +120,7 @@ class Arithmetic(PacketValues):
         )
         return True
 
-    def cast_linear(self, b: Builder, linear: Linear, type_) -> Linear:
+    def cast_linear(self, b: Builder, linear: Linear, type_: Attribute) -> Linear:
         """`linear` index-cast to `type_` (a cast emit_linear_cast allows)."""
         base = b.insert(arith.IndexCastOp(linear.base, type_)).result
         rs = linear.row_stride
@@ -214,7 +214,9 @@ class Arithmetic(PacketValues):
             operands[1] = b.insert(llvmx.SelectOp(mask, operands[1], ones)).res
         self.set_vector(op.results[0], self.vector_op(b, op, operands))
 
-    def vector_op(self, b: Builder, op: Operation, operands) -> SSAValue:
+    def vector_op(
+        self, b: Builder, op: Operation, operands: list[SSAValue]
+    ) -> SSAValue:
         """`op` on the vectors `operands`: comparisons and casts as their `llvm` ops
         (xDSL 0.74's `arith` ones give one i1 and take scalars), a select on a
         vector of conditions `llvmx.select`, the others the `arith` or `math` op on

@@ -8,7 +8,7 @@ uniform condition (`varying.py` refuses others)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, llvm, scf
@@ -37,7 +37,7 @@ class ControlFlow(PacketValues):
             self.emit(b, op, mask)
 
     def branch(
-        self, region: Region, mask, results
+        self, region: Region, mask: SSAValue | None, results: Sequence[SSAValue]
     ) -> Callable[[Builder], list[SSAValue]]:
         """The body of a new block running `region` under `mask` (for
         `build_if_else`): it returns what `region` yields, in `results`' forms."""
@@ -77,7 +77,9 @@ class ControlFlow(PacketValues):
             select = b.insert(llvmx.SelectOp(cond, then_value, else_value)).res
             self.set_vector(old, select)
 
-    def masked_branch(self, b: Builder, op: scf.IfOp, region: Region, mask) -> list:
+    def masked_branch(
+        self, b: Builder, op: scf.IfOp, region: Region, mask: SSAValue
+    ) -> list[SSAValue]:
         """Runs `region` under `mask` if a lane of it is active; its results as
         vectors (zeros when no lane ran it)."""
         types = [self.vector_type(r.type) for r in op.results]
@@ -208,7 +210,7 @@ class ControlFlow(PacketValues):
             self.set_vector(old, result)
 
     def masked_body(
-        self, b: Builder, op: scf.ForOp, lanes: SSAValue, olds
+        self, b: Builder, op: scf.ForOp, lanes: SSAValue, olds: Sequence[SSAValue]
     ) -> list[SSAValue]:
         """The body of loop `op` under `lanes` (the lanes still iterating): the
         values it carries on, new in `lanes` and `olds` in the other lanes."""

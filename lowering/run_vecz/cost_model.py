@@ -47,7 +47,7 @@ def carries_lanes(kernel: func.FuncOp, varying: set[SSAValue]) -> bool:
     return any(any(a in varying for a in _carried(op)) for op in kernel.walk())
 
 
-def _carried(op) -> tuple[SSAValue, ...]:
+def _carried(op: Operation) -> tuple[SSAValue, ...]:
     if isinstance(op, scf.ForOp):
         return op.body.block.args[1:]
     if isinstance(op, scf.WhileOp):

@@ -6,7 +6,7 @@ access per lane, lanes in order. Masked lanes are not accessed."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, llvm, memref, vector
@@ -37,7 +37,7 @@ class Memory(PacketValues):
 
     # -- the shape of an access -------------------------------------------------------
 
-    def contiguous(self, ref: SSAValue, indices) -> bool:
+    def contiguous(self, ref: SSAValue, indices: Sequence[SSAValue]) -> bool:
         """The lanes of each row at consecutive elements: the last index linear of
         stride 1, the others the same along a row (and elements that are not
         `index`, whose lanes are i64)."""
@@ -62,7 +62,7 @@ class Memory(PacketValues):
         """Whether `value` is the same in every row (its lanes may differ)."""
         return value not in self.linear or is_zero(self.linear[value].row_stride)
 
-    def clamped(self, indices) -> bool:
+    def clamped(self, indices: Sequence[SSAValue]) -> bool:
         """The last index piecewise, contiguous where it is linear; the others
         uniform."""
         if not indices:
@@ -77,10 +77,12 @@ class Memory(PacketValues):
             and all(self.is_uniform(i) for i in outer)
         )
 
-    def row_indices(self, b: Builder, indices, row: int) -> list[SSAValue]:
+    def row_indices(
+        self, b: Builder, indices: Sequence[SSAValue], row: int
+    ) -> list[SSAValue]:
         """The scalar indices of the first lane of row `row`: uniform ones as they
         are, linear ones lane 0's value plus `row * row_stride`."""
-        found = []
+        found: list[SSAValue] = []
         for index in indices:
             if self.is_uniform(index):
                 found.append(self.scalar(index))
@@ -97,7 +99,9 @@ class Memory(PacketValues):
 
     # -- rows of lanes (packets of more than one row) ---------------------------------
 
-    def shuffle(self, b: Builder, v1: SSAValue, v2: SSAValue, picks) -> SSAValue:
+    def shuffle(
+        self, b: Builder, v1: SSAValue, v2: SSAValue, picks: Sequence[int]
+    ) -> SSAValue:
         assert isinstance(v1.type, VectorType)
         element = v1.type.get_element_type()
         result_type = VectorType(element, [len(picks)])
@@ -199,7 +203,7 @@ class Memory(PacketValues):
         parts = []
         for row in range(self.rows):
 
-            def load(inner: Builder, row=row) -> list[SSAValue]:
+            def load(inner: Builder, row: int = row) -> list[SSAValue]:
                 indices = self.row_indices(inner, op.indices, row)
                 value = inner.insert(memref.LoadOp.get(ref, indices)).res
                 return [self.splat(inner, value, self.width)]
@@ -215,7 +219,12 @@ class Memory(PacketValues):
         return self.join_rows(b, parts)
 
     def clamped_load(
-        self, b: Builder, op: memref.LoadOp, ref: SSAValue, vtype, mask
+        self,
+        b: Builder,
+        op: memref.LoadOp,
+        ref: SSAValue,
+        vtype: VectorType,
+        mask: SSAValue | None,
     ) -> SSAValue:
         """A load at a clamped index: a masked contiguous load for the lanes where
         the index is linear, and one load at the clamp, if a lane (an active one)
@@ -243,13 +252,20 @@ class Memory(PacketValues):
         return b.insert(select).res
 
     def lane_load(
-        self, b: Builder, op: memref.LoadOp, ref: SSAValue, vtype, mask
+        self,
+        b: Builder,
+        op: memref.LoadOp,
+        ref: SSAValue,
+        vtype: VectorType,
+        mask: SSAValue | None,
     ) -> SSAValue:
         """A load per lane (active lanes only), inserted into a vector."""
         result = self.zeros(b, vtype)
         for lane in range(self.count):
 
-            def load(inner: Builder, lane=lane, current=result) -> SSAValue:
+            def load(
+                inner: Builder, lane: int = lane, current: SSAValue = result
+            ) -> SSAValue:
                 indices = [self.lane(inner, i, lane) for i in op.indices]
                 value = inner.insert(memref.LoadOp.get(ref, indices)).res
                 if isinstance(value.type, IndexType):
@@ -311,7 +327,7 @@ class Memory(PacketValues):
         self.lane_accesses += 1
         for lane in range(self.count):  # lane by lane, in order
 
-            def store(inner: Builder, lane=lane) -> None:
+            def store(inner: Builder, lane: int = lane) -> None:
                 value = self.lane(inner, op.value, lane)
                 indices = [self.lane(inner, i, lane) for i in op.indices]
                 inner.insert(memref.StoreOp.get(value, ref, indices))

@@ -8,6 +8,7 @@ and what is known of scalars (`known_int`, `alignment`)."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -127,7 +128,7 @@ class PacketValues(ABC):
         new.name_hint = original.name_hint
         self.vectors[original] = new
 
-    def map_args(self, olds, news) -> None:
+    def map_args(self, olds: Sequence[SSAValue], news: Sequence[SSAValue]) -> None:
         """`news` stand for `olds` (block arguments, results), scalars for the
         uniform ones, vectors for the others."""
         for old, new in zip(olds, news, strict=True):
@@ -146,7 +147,9 @@ class PacketValues(ABC):
     def result_type(self, value: SSAValue) -> Attribute:
         return value.type if self.is_uniform(value) else self.vector_type(value.type)
 
-    def yielded(self, b: Builder, values, targets) -> list[SSAValue]:
+    def yielded(
+        self, b: Builder, values: Sequence[SSAValue], targets: Sequence[SSAValue]
+    ) -> list[SSAValue]:
         """`values` in the form of `targets` (uniform: scalars, else vectors)."""
         return [
             self.scalar(v) if self.is_uniform(t) else self.widen(b, v)

@@ -5,6 +5,8 @@ as the vectoriser emits it (it may even turn out uniform: `(x + i) / 16`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from xdsl.dialects import func, llvm, memref, scf
 from xdsl.dialects.builtin import UnrealizedConversionCastOp
 from xdsl.ir import SSAValue
@@ -42,7 +44,7 @@ def varying_values(kernel: func.FuncOp, rows: int = 1) -> set[SSAValue]:
     of `rows` rows. Raises `Unsupported` for what the vectoriser cannot handle."""
     varying: set[SSAValue] = set()
 
-    def mark(values, condition: bool) -> bool:
+    def mark(values: Iterable[SSAValue], condition: bool) -> bool:
         added = False
         if condition:
             for v in values:
