@@ -60,9 +60,12 @@ def _event_type() -> Attribute:
 DMA_EVENT = _event_type()
 """An event at the LLVM level."""
 GLOBAL, LOCAL = 1, 3
-# the ops of 1, 2 and 3 dimensions take 1, 4 and 7 sizes: a constructor of the op
-# of as many dimensions as there are sizes, whatever they are, is what can be said
-TRANSFERS: dict[tuple[int, int], tuple[Callable[..., Operation], ...]] = {
+_Transfers = tuple[
+    type[mux.DmaRead1DOp] | type[mux.DmaWrite1DOp],
+    type[mux.DmaRead2DOp] | type[mux.DmaWrite2DOp],
+    type[mux.DmaRead3DOp] | type[mux.DmaWrite3DOp],
+]
+TRANSFERS: dict[tuple[int, int], _Transfers] = {
     (LOCAL, GLOBAL): (mux.DmaRead1DOp, mux.DmaRead2DOp, mux.DmaRead3DOp),
     (GLOBAL, LOCAL): (mux.DmaWrite1DOp, mux.DmaWrite2DOp, mux.DmaWrite3DOp),
 }
@@ -163,13 +166,42 @@ def _transfer(call: func.CallOp, d: Demangled, operands: Operands) -> Build:
 
     def build(b: Builder) -> SSAValue:
         to, from_, sizes = operands(b)
-        op_class = transfers[(len(sizes) - 1) // 3]
         event = _event_in(b, call.arguments[-1])
-        transfer = b.insert(op_class(to, from_, *sizes, event))
+        transfer = b.insert(_transfer_op(transfers, to, from_, sizes, event))
         cast = UnrealizedConversionCastOp.get([transfer.results[0]], [DMA_EVENT])
         return b.insert(cast).results[0]
 
     return build
+
+
+def _transfer_op(
+    transfers: _Transfers,
+    to: SSAValue,
+    from_: SSAValue,
+    sizes: list[SSAValue],
+    event: SSAValue | None,
+) -> Operation:
+    """The transfer of as many dimensions as there are `sizes` (1, 4 or 7)."""
+    one, two, three = transfers
+    match sizes:
+        case [width]:
+            return one(to, from_, width, event)
+        case [width, to_line, from_line, height]:
+            return two(to, from_, width, to_line, from_line, height, event)
+        case [width, to_line, from_line, height, to_plane, from_plane, depth]:
+            return three(
+                to,
+                from_,
+                width,
+                to_line,
+                from_line,
+                height,
+                to_plane,
+                from_plane,
+                depth,
+                event,
+            )
+    raise AssertionError(f"a transfer of {len(sizes)} sizes")
 
 
 def _copy(call: func.CallOp, d: Demangled) -> Build:
