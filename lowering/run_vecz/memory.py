@@ -152,7 +152,6 @@ class Memory(PacketValues):
             self.emit_uniform(b, op)
             self.varying.discard(op.res)
             return
-        vtype = self.vector_type(op.res.type)
         if self.contiguous(ref, op.indices):
             self.vector_accesses += 1
             self.set_vector(op.res, self.contiguous_load(b, op, ref, mask))
@@ -163,10 +162,10 @@ class Memory(PacketValues):
             return
         if self.clamped(op.indices) and not _index_elements(ref):
             self.vector_accesses += 1
-            self.set_vector(op.res, self.clamped_load(b, op, ref, vtype, mask))
+            self.set_vector(op.res, self.clamped_load(b, op, ref, mask))
             return
         self.lane_accesses += 1
-        self.set_vector(op.res, self.lane_load(b, op, ref, vtype, mask))
+        self.set_vector(op.res, self.lane_load(b, op, ref, mask))
 
     def contiguous_load(
         self, b: Builder, op: memref.LoadOp, ref: SSAValue, mask: SSAValue | None
@@ -219,16 +218,12 @@ class Memory(PacketValues):
         return self.join_rows(b, parts)
 
     def clamped_load(
-        self,
-        b: Builder,
-        op: memref.LoadOp,
-        ref: SSAValue,
-        vtype: VectorType,
-        mask: SSAValue | None,
+        self, b: Builder, op: memref.LoadOp, ref: SSAValue, mask: SSAValue | None
     ) -> SSAValue:
         """A load at a clamped index: a masked contiguous load for the lanes where
         the index is linear, and one load at the clamp, if a lane (an active one)
         takes it, for the others."""
+        vtype = self.vector_type(op.res.type)
         *outer, last = op.indices
         piecewise = self.piecewise[last]
         outer = [self.scalar(i) for i in outer]
@@ -252,14 +247,10 @@ class Memory(PacketValues):
         return b.insert(select).res
 
     def lane_load(
-        self,
-        b: Builder,
-        op: memref.LoadOp,
-        ref: SSAValue,
-        vtype: VectorType,
-        mask: SSAValue | None,
+        self, b: Builder, op: memref.LoadOp, ref: SSAValue, mask: SSAValue | None
     ) -> SSAValue:
         """A load per lane (active lanes only), inserted into a vector."""
+        vtype = self.vector_type(op.res.type)
         result = self.zeros(b, vtype)
         for lane in range(self.count):
 
