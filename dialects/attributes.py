@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, NamedTuple, TypeVar
+from typing import Generic, TypeVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -206,9 +206,11 @@ def _work_item_order(attr: Attribute) -> WorkItemOrder:
     return attr.data
 
 
-class LocalVarsParam(NamedTuple):
+@dataclass(frozen=True)
+class LocalVarsParam:
     """The value of `mux.local_vars_param`: which parameter is the buffer of the
-    module-scope local variables, and the bytes and alignment it needs."""
+    module-scope local variables, and the bytes and alignment it needs. (Not a
+    NamedTuple: its field `index` would hide `tuple.index`.)"""
 
     index: int
     size: int
@@ -330,7 +332,7 @@ LOCAL_VARS_PARAM = MuxAttribute[LocalVarsParam](
     "is a parameter index, a size in bytes and a power-of-two alignment: "
     "array<i64: index, size, alignment>",
     _local_vars_param,
-    lambda v: DenseArrayBase.from_list(i64, tuple(v)),
+    lambda v: DenseArrayBase.from_list(i64, (v.index, v.size, v.alignment)),
 )
 """Ours, no spec name: parameter `index` of the kernel is the buffer that holds its
 module-scope local variables (`replace-module-scope-vars`), `size` bytes aligned to

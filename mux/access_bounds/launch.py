@@ -16,6 +16,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from mux.access_bounds.intervals import Itv, fit, join
 
@@ -126,10 +127,10 @@ def query_range(launch: Launch, item: WorkItem | None, name: str, d: int) -> Itv
 def ranked_query(launch: Launch, item: WorkItem | None, name: str, dim: Itv) -> Itv:
     """A query whose dimension operand is `dim`: joined over the dimensions it may
     name."""
-    itv: Itv | bool = False
+    itv: Itv | Literal[False] = False
     for d in query_dims(dim):
         one = query_range(launch, item, name, d)
-        itv = one if itv is False else join(itv, one)  # type: ignore[arg-type]
+        itv = one if itv is False else join(itv, one)
     return itv if itv is not False else None
 
 
