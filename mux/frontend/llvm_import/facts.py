@@ -10,7 +10,10 @@ The text is LLVM's printing of one instruction, for example
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
+from xdsl.dialects.llvm import FastMathAttr, OverflowAttr, OverflowFlag
+from xdsl.dialects.utils.fast_math import FastMathFlag
 from xdsl.ir import Attribute
 
 from mux.frontend.llvm_import.text import Constant, Cursor, TextError
@@ -42,6 +45,23 @@ def words_after_opcode(text: str) -> list[str]:
             break
         flags.append(word)
     return flags
+
+
+def fast_math(words: Iterable[str]) -> FastMathAttr:
+    """The fast-math flags among an instruction's flag `words`, as xDSL's enum
+    members (xDSL prints and translates only those); LLVM's `fast` is all seven."""
+    flags = set[FastMathFlag]()
+    for word in words:
+        if word == "fast":
+            flags.update(FastMathFlag)
+        elif word in FAST_MATH_FLAGS:
+            flags.add(FastMathFlag(word))
+    return FastMathAttr(flags)
+
+
+def overflow(words: Iterable[str]) -> OverflowAttr:
+    """The `nuw`/`nsw` flags among an instruction's flag `words`."""
+    return OverflowAttr([OverflowFlag(w) for w in words if w in OVERFLOW_FLAGS])
 
 
 def predicate(text: str) -> str:
