@@ -3,7 +3,7 @@ ours, the block ops go into, and the constants built where they are used."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from llvmlite import binding
@@ -130,7 +130,7 @@ class FunctionValues:
             entry.insert_ops_before([one, alloca], entry.first_op)
         return alloca.results[0]
 
-    def int_constant(self, value: int, type_: Attribute = i64) -> SSAValue:
+    def int_constant(self, value: int, type_: IntegerType = i64) -> SSAValue:
         return self.emit(llvm.ConstantOp(IntegerAttr(value, type_), type_)).results[0]
 
 
@@ -237,7 +237,7 @@ def _gep(values: FunctionValues, c: Constant) -> SSAValue:
 def gep(
     values: FunctionValues,
     pointer: SSAValue,
-    indices: list[Constant | SSAValue],
+    indices: Sequence[Constant | SSAValue],
     source: Attribute,
     result: Attribute,
     inbounds: bool,
@@ -261,7 +261,9 @@ def gep(
     return llvm.GEPOp(pointer, raw, source, dynamic, result, inbounds)
 
 
-def _check_no_packed_member(type_: Attribute, indices: list) -> None:
+def _check_no_packed_member(
+    type_: Attribute, indices: Sequence[Constant | SSAValue]
+) -> None:
     """Refuses a getelementptr whose `indices` (after the first) step into a
     packed struct: xDSL's GEP cannot index into `llvmx.packed_struct` (clang
     reaches a member of one by a byte offset)."""
