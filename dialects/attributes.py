@@ -50,6 +50,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
@@ -459,17 +460,15 @@ def byval_type(fn: Operation, index: int) -> Attribute | None:
     return attrs.data.get(BYVAL) if isinstance(attrs, DictionaryAttr) else None
 
 
-def set_byval_type(fn: Operation, index: int, type_: Attribute, align: int) -> None:
-    """Marks parameter `index` of `fn` (a `func.func`) a pointer to a value of
-    `type_` passed by value, aligned to `align` bytes (`llvm.align`)."""
-    count = len(fn.function_type.inputs.data)  # type: ignore[attr-defined]
-    arg_attrs = fn.properties.get("arg_attrs")
+def set_byval_type(fn: func.FuncOp, index: int, type_: Attribute, align: int) -> None:
+    """Marks parameter `index` of `fn` a pointer to a value of `type_` passed by
+    value, aligned to `align` bytes (`llvm.align`)."""
+    count = len(fn.function_type.inputs.data)
+    arg_attrs = fn.arg_attrs
     dicts = (
-        list(arg_attrs.data)
-        if isinstance(arg_attrs, ArrayAttr)
-        else [DictionaryAttr({})] * count
+        list(arg_attrs.data) if arg_attrs is not None else [DictionaryAttr({})] * count
     )
-    entries = dict(dicts[index].data)  # type: ignore[attr-defined]
+    entries = dict(dicts[index].data)
     entries[BYVAL] = type_
     entries["llvm.align"] = IntegerAttr(align, i64)
     dicts[index] = DictionaryAttr(entries)

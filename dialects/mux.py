@@ -331,7 +331,8 @@ class WorkItemOrder(StrEnum):
     @property
     def dimensions(self) -> tuple[int, int, int]:
         """The dimensions, innermost first: `zyx` is (2, 1, 0)."""
-        return tuple("xyz".index(c) for c in self.value)  # type: ignore[return-value]
+        first, second, third = ("xyz".index(c) for c in self.value)
+        return first, second, third
 
 
 @irdl_attr_definition

@@ -21,6 +21,11 @@ from typing import Literal
 from mux.access_bounds.intervals import Itv, fit, join
 
 
+def _triple(values: Sequence[int]) -> tuple[int, int, int]:
+    x, y, z = values
+    return x, y, z
+
+
 @dataclass(frozen=True)
 class Launch:
     """The values of one launch the analysis depends on, padded to 3 dimensions as
@@ -43,9 +48,9 @@ class Launch:
     ) -> Launch:
         pad = (1,) * (3 - len(global_size))
         return Launch(
-            (*global_size, *pad),  # type: ignore[arg-type]
-            (*local_size, *pad),  # type: ignore[arg-type]
-            (*global_offset, *(0,) * (3 - len(global_offset))),  # type: ignore[arg-type]
+            _triple((*global_size, *pad)),
+            _triple((*local_size, *pad)),
+            _triple((*global_offset, *(0,) * (3 - len(global_offset)))),
             len(global_size),
             scalars or {},
         )
@@ -170,4 +175,4 @@ def candidates(launch: Launch, positions: list[set[int]]) -> list[WorkItem]:
         picks |= positions[d]
         # the last first: they are the likeliest to reach past an array's end
         per_dim.append(sorted((p for p in picks if 0 <= p < g), reverse=True))
-    return [WorkItem(p) for p in itertools.product(*per_dim)]  # type: ignore[arg-type]
+    return [WorkItem(p) for p in itertools.product(*per_dim)]

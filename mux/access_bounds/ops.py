@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.dialects.llvm import GEP_USE_SSA_VAL
 from xdsl.ir import Operation, SSAValue
@@ -105,8 +106,8 @@ def _note_logic(run: Interp, op: Operation, a: Itv, b: Itv) -> None:
                 meanings[result] = ("not", y)
 
 
-def _cmpi(run: Interp, op: Operation, env: Env) -> None:
-    pred = PREDICATES[op.predicate.value.data]  # type: ignore[attr-defined]
+def _cmpi(run: Interp, op: arith.CmpiOp, env: Env) -> None:
+    pred = PREDICATES[op.predicate.value.data]
     a, b = op.operands
     w = width_of(a.type)
     result = op.results[0]

@@ -90,7 +90,9 @@ def _branch_to(
     else:
         source, target = builder.block, blocks[dest]
     for phi, argument in zip(dest.args, arguments, strict=True):
-        values[phi].add_incoming(values[argument], source)  # type: ignore[attr-defined]
+        instruction = values[phi]  # a block argument is a phi (`functions.py`)
+        assert isinstance(instruction, ir.PhiInstr)
+        instruction.add_incoming(values[argument], source)
     return target
 
 

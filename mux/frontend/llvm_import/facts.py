@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from xdsl.dialects.builtin import VectorType
 from xdsl.dialects.llvm import FastMathAttr, OverflowAttr, OverflowFlag
 from xdsl.dialects.utils.fast_math import FastMathFlag
 from xdsl.ir import Attribute
@@ -102,12 +103,13 @@ def shuffle_mask(text: str) -> list[int]:
     if not match:
         raise TextError("shufflevector without a mask")
     mask = Cursor(rest[match[-1].start() + 1 :]).parse_constant()
-    count = mask.type.get_shape()[0]  # type: ignore[attr-defined]
+    assert isinstance(mask.type, VectorType)
+    count = mask.type.get_shape()[0]
     if mask.kind == "zero":
         return [0] * count
     if mask.kind in ("undef", "poison"):
         return [-1] * count
-    return [int(e.value) if e.kind == "int" else -1 for e in mask.elements]  # type: ignore[arg-type]
+    return [int(e.number()) if e.kind == "int" else -1 for e in mask.elements]
 
 
 def aggregate_indices(text: str) -> list[int]:

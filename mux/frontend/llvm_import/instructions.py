@@ -24,7 +24,7 @@ from xdsl.dialects.llvm import (
     ALL_ICMP_FLAGS,
     FastMathAttr,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from dialects import llvmx
 from mux.frontend.llvm_import import atomics, facts
@@ -140,23 +140,23 @@ def _freeze(values: FunctionValues, instruction: binding.ValueRef) -> None:
 # ----------------------------------------------------------------------- casts
 
 
-def _cast(make: Callable[[SSAValue, Attribute, list[str]], object]) -> Translator:
+def _cast(make: Callable[[SSAValue, Attribute, list[str]], Operation]) -> Translator:
     def translate(values: FunctionValues, instruction: binding.ValueRef) -> None:
         (arg,) = _operands(values, instruction)
         flags = facts.words_after_opcode(str(instruction))
         op = make(arg, result_type(values, instruction), flags)
-        values.result(instruction, op)  # type: ignore[arg-type]
+        values.result(instruction, op)
 
     return translate
 
 
 def _ignoring_flags(
-    make: Callable[[SSAValue, Attribute], object],
-) -> Callable[[SSAValue, Attribute, list[str]], object]:
+    make: Callable[[SSAValue, Attribute], Operation],
+) -> Callable[[SSAValue, Attribute, list[str]], Operation]:
     return lambda arg, type_, _flags: make(arg, type_)
 
 
-_CASTS: dict[str, Callable[[SSAValue, Attribute, list[str]], object]] = {
+_CASTS: dict[str, Callable[[SSAValue, Attribute, list[str]], Operation]] = {
     "trunc": lambda a, t, f: llvm.TruncOp(a, t, overflow=facts.overflow(f)),
     "zext": lambda a, t, f: llvm.ZExtOp(
         a, t, non_neg=UnitAttr() if "nneg" in f else None
