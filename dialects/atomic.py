@@ -579,7 +579,8 @@ class StoreOp(IRDLOperation):
         parser.parse_punctuation(",")
         base, indices = _parse_address(parser)
         tail = _parse_tail(parser, base, indices, [value])
-        op = cls(ordering, *tail.values, tail.base, tail.indices)
+        (stored,) = tail.values
+        op = cls(ordering, stored, tail.base, tail.indices)
         return _with_attributes(op, tail.attributes)
 
     def print(self, printer: Printer) -> None:

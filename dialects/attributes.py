@@ -48,8 +48,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, NamedTuple, TypeVar
+from typing import Generic, TypeVar
 
+from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
@@ -206,9 +207,11 @@ def _work_item_order(attr: Attribute) -> WorkItemOrder:
     return attr.data
 
 
-class LocalVarsParam(NamedTuple):
+@dataclass(frozen=True)
+class LocalVarsParam:
     """The value of `mux.local_vars_param`: which parameter is the buffer of the
-    module-scope local variables, and the bytes and alignment it needs."""
+    module-scope local variables, and the bytes and alignment it needs. (Not a
+    NamedTuple: its field `index` would hide `tuple.index`.)"""
 
     index: int
     size: int
@@ -330,7 +333,7 @@ LOCAL_VARS_PARAM = MuxAttribute[LocalVarsParam](
     "is a parameter index, a size in bytes and a power-of-two alignment: "
     "array<i64: index, size, alignment>",
     _local_vars_param,
-    lambda v: DenseArrayBase.from_list(i64, tuple(v)),
+    lambda v: DenseArrayBase.from_list(i64, (v.index, v.size, v.alignment)),
 )
 """Ours, no spec name: parameter `index` of the kernel is the buffer that holds its
 module-scope local variables (`replace-module-scope-vars`), `size` bytes aligned to
@@ -457,17 +460,15 @@ def byval_type(fn: Operation, index: int) -> Attribute | None:
     return attrs.data.get(BYVAL) if isinstance(attrs, DictionaryAttr) else None
 
 
-def set_byval_type(fn: Operation, index: int, type_: Attribute, align: int) -> None:
-    """Marks parameter `index` of `fn` (a `func.func`) a pointer to a value of
-    `type_` passed by value, aligned to `align` bytes (`llvm.align`)."""
-    count = len(fn.function_type.inputs.data)  # type: ignore[attr-defined]
-    arg_attrs = fn.properties.get("arg_attrs")
+def set_byval_type(fn: func.FuncOp, index: int, type_: Attribute, align: int) -> None:
+    """Marks parameter `index` of `fn` a pointer to a value of `type_` passed by
+    value, aligned to `align` bytes (`llvm.align`)."""
+    count = len(fn.function_type.inputs.data)
+    arg_attrs = fn.arg_attrs
     dicts = (
-        list(arg_attrs.data)
-        if isinstance(arg_attrs, ArrayAttr)
-        else [DictionaryAttr({})] * count
+        list(arg_attrs.data) if arg_attrs is not None else [DictionaryAttr({})] * count
     )
-    entries = dict(dicts[index].data)  # type: ignore[attr-defined]
+    entries = dict(dicts[index].data)
     entries[BYVAL] = type_
     entries["llvm.align"] = IntegerAttr(align, i64)
     dicts[index] = DictionaryAttr(entries)

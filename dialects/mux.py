@@ -19,7 +19,7 @@ op lists its rules in `RULES`; `scripts/gen_dialect_docs.py` publishes them in
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects.builtin import (
     I32,
@@ -49,6 +49,8 @@ from xdsl.irdl import (
     AnyAttr,
     BaseAttr,
     IRDLOperation,
+    Operand,
+    OptOperand,
     VarConstraint,
     irdl_attr_definition,
     irdl_op_definition,
@@ -329,7 +331,8 @@ class WorkItemOrder(StrEnum):
     @property
     def dimensions(self) -> tuple[int, int, int]:
         """The dimensions, innermost first: `zyx` is (2, 1, 0)."""
-        return tuple("xyz".index(c) for c in self.value)  # type: ignore[return-value]
+        first, second, third = ("xyz".index(c) for c in self.value)
+        return first, second, third
 
 
 @irdl_attr_definition
@@ -1214,7 +1217,7 @@ class SubGroupShuffleXorOp(_ShuffleOp):
 _DMA_TYPES = "`:` type($dst) `,` type($src)"
 
 
-class _DmaOp(IRDLOperation):
+class DmaTransferOp(IRDLOperation):
     """Shared construction and verification of the six DMA transfers.
 
     Subclasses define all their operands themselves, in the spec's order: xDSL puts
@@ -1223,6 +1226,15 @@ class _DmaOp(IRDLOperation):
     `_DmaWrite`, its operands from `_Dma1DOp`, `_Dma2DOp` or `_Dma3DOp`.
     """
 
+    if TYPE_CHECKING:
+        # The operands every transfer has, declared for the type checker only:
+        # defining them here would put them after the subclass's sizes (above).
+        dst: Operand
+        src: Operand
+        width: Operand
+        event: OptOperand
+
+    RULES: ClassVar[tuple[str, ...]]
     DST_SPACE: ClassVar[int]
     SRC_SPACE: ClassVar[int]
     result = result_def(DmaEventType)
@@ -1250,7 +1262,7 @@ class _DmaOp(IRDLOperation):
             )
 
 
-class _DmaRead(_DmaOp):
+class _DmaRead(DmaTransferOp):
     """A DMA read: from global memory to local memory."""
 
     RULES: ClassVar[tuple[str, ...]] = (RULE_DMA_READ_SPACES,)
@@ -1258,7 +1270,7 @@ class _DmaRead(_DmaOp):
     SRC_SPACE: ClassVar[int] = ADDRESS_SPACE_GLOBAL
 
 
-class _DmaWrite(_DmaOp):
+class _DmaWrite(DmaTransferOp):
     """A DMA write: from local memory to global memory."""
 
     RULES: ClassVar[tuple[str, ...]] = (RULE_DMA_WRITE_SPACES,)
@@ -1278,7 +1290,7 @@ def _dma_format(sizes: Sequence[str]) -> str:
     return f"$dst `,` $src {words} (`event` `(` $event^ `)`)? attr-dict {_DMA_TYPES}"
 
 
-class _Dma1DOp(_DmaOp):
+class _Dma1DOp(DmaTransferOp):
     dst = operand_def(POINTER_CONSTRAINT)
     src = operand_def(POINTER_CONSTRAINT)
     width = operand_def(IndexType)
@@ -1295,7 +1307,7 @@ class _Dma1DOp(_DmaOp):
         super().__init__(dst, src, [width], event)
 
 
-class _Dma2DOp(_DmaOp):
+class _Dma2DOp(DmaTransferOp):
     dst = operand_def(POINTER_CONSTRAINT)
     src = operand_def(POINTER_CONSTRAINT)
     width = operand_def(IndexType)
@@ -1318,7 +1330,7 @@ class _Dma2DOp(_DmaOp):
         super().__init__(dst, src, [width, dst_stride, src_stride, height], event)
 
 
-class _Dma3DOp(_DmaOp):
+class _Dma3DOp(DmaTransferOp):
     dst = operand_def(POINTER_CONSTRAINT)
     src = operand_def(POINTER_CONSTRAINT)
     width = operand_def(IndexType)
@@ -1525,6 +1537,11 @@ DMA_OPS: tuple[type[IRDLOperation], ...] = (
     DmaWrite3DOp,
     DmaWaitOp,
 )
+
+DMA_TRANSFER_OPS: tuple[type[DmaTransferOp], ...] = tuple(
+    op for op in DMA_OPS if issubclass(op, DmaTransferOp)
+)
+"""The DMA ops but the wait: each has `dst`, `src`, `width` and `event`."""
 
 Mux = Dialect(
     "mux",

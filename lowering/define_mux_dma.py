@@ -95,9 +95,6 @@ from lowering.common.llvm_types import ConversionError, check_memref, convert_ty
 EVENT_TYPE = LLVMPointerType()
 """What `!mux.dma_event` becomes."""
 
-TRANSFERS: tuple[type[Operation], ...] = tuple(
-    op for op in mux.DMA_OPS if op is not mux.DmaWaitOp
-)
 
 WAIT_SEMANTICS = (
     mux.MemSemantics.ACQ_REL,
@@ -215,7 +212,7 @@ def build_copy(
 def _check_transfers(module: ModuleOp) -> None:
     """Each memref operand of a transfer can be a bare pointer."""
     for op in module.walk():
-        if not isinstance(op, TRANSFERS):
+        if not isinstance(op, mux.DMA_TRANSFER_OPS):
             continue
         for value in (op.dst, op.src):
             if isinstance(value.type, MemRefType):
@@ -231,7 +228,7 @@ class DefineTransfer(RewritePattern):
     """A DMA read or write: the copy, guarded by `local linear id == 0`."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
-        if not isinstance(op, TRANSFERS):
+        if not isinstance(op, mux.DMA_TRANSFER_OPS):
             return
         b = Builder(InsertPoint.before(op))
         lid = b.insert(mux.GetLocalLinearIdOp()).result

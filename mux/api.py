@@ -319,7 +319,8 @@ class Kernel:
         if self._reqd is not None:
             total = math.prod(self._reqd)
             fits = -(-total // self.sub_group_size) == count
-            return tuple(self._reqd) if fits else (0, 0, 0)  # type: ignore[return-value]
+            x, y, z = self._reqd
+            return (x, y, z) if fits else (0, 0, 0)
         size = count * self.sub_group_size
         return (size, 1, 1) if size <= HOST.max_work_group_size else (0, 0, 0)
 

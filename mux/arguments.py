@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     IndexType,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     VectorType,
@@ -320,11 +321,12 @@ def kernel_params(fn: func.FuncOp) -> list[Param]:
         byval = mux_attrs.byval_type(fn, index)
         attrs = fn.arg_attrs
         align = attrs.data[index].data.get("llvm.align") if byval and attrs else None
+        assert align is None or isinstance(align, IntegerAttr)  # set_byval_type's
         param = Param(
             arg.name_hint or f"arg{index}",
             type_,
             byval,
-            align.value.data if align is not None else 1,  # type: ignore[attr-defined]
+            align.value.data if align is not None else 1,
         )
         _check_param(param)
         params.append(param)

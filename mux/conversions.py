@@ -75,7 +75,11 @@ def convert(type_: Attribute, value: Any) -> Any:
         if kind not in ("i", "u", "f"):
             raise ArgumentProblem(f"expected {describe(type_)}, got {what(value)}")
         return _convert_float(type_, value)
-    width = 64 if isinstance(type_, IndexType) else type_.width.data  # type: ignore[attr-defined]
+    if isinstance(type_, IndexType):
+        width = 64
+    else:
+        assert isinstance(type_, IntegerType), type_  # the scalar types left
+        width = type_.width.data
     if width == 1 and kind == "b":
         return bool(value)
     if kind not in ("i", "u"):

@@ -47,6 +47,15 @@ class Source(NamedTuple):
 _OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([A-Za-z_][\w.$]*)')
 
 
+class OpVerifyException(VerifyException):
+    """A verification error about one op, its `op`: the diagnostic shows it at the
+    op's place in the source."""
+
+    def __init__(self, message: str, op: Operation | None = None):
+        super().__init__(message)  # (op's default: unpickling passes only the message)
+        self.op = op
+
+
 class LocatingParser(Parser):
     """xDSL's parser, recording where each op starts as its location, and turning
     a verifier error raised while an op's custom syntax is read (a type that its
@@ -141,9 +150,7 @@ def verify(module: ModuleOp, check: Callable[[Operation], None]) -> None:
             raise
         op, inner = found
         message = str(inner).removeprefix("Operation does not verify: ")
-        located = VerifyException(message)
-        located.op = op  # type: ignore[attr-defined]
-        raise located from error
+        raise OpVerifyException(message, op) from error
 
 
 def location(op: Operation | None) -> tuple[FileLineColLoc, Operation] | None:

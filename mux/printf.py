@@ -149,7 +149,8 @@ def format_record(format_: Format, data: bytes, offset: int) -> str:
     values: list = []
     for argument, reader, at in _layout(format_):
         if reader is None:
-            values.append(argument.string.decode("latin-1"))  # type: ignore[union-attr]
+            assert argument.string is not None  # as `_layout` read it
+            values.append(argument.string.decode("latin-1"))
             continue
         read = reader.unpack_from(data, offset + at)
         if not format_.python:

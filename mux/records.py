@@ -194,11 +194,12 @@ def _numpy_leaves(dtype: np.dtype, offset: int) -> list[tuple[int, np.dtype]]:
             for leaf in _numpy_leaves(base, offset + i * base.itemsize)
         ]
     if dtype.names is not None:
-        return [
-            leaf
-            for name in dtype.names
-            for leaf in _numpy_leaves(
-                dtype.fields[name][0], offset + dtype.fields[name][1]
-            )
-        ]
+        fields = dtype.fields
+        assert fields is not None  # a structured dtype has both
+        leaves: list[tuple[int, np.dtype]] = []
+        for name in dtype.names:
+            # numpy's stub keys `fields` by LiteralString, its `names` by str
+            field = fields[name]  # pyright: ignore[reportArgumentType]
+            leaves += _numpy_leaves(field[0], offset + field[1])
+        return leaves
     return [(offset, dtype)]

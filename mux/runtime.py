@@ -128,7 +128,7 @@ def default_local_size(global_size: tuple[int, ...]) -> tuple[int, ...]:
     return (first, *(1,) * (len(global_size) - 1))
 
 
-def slices(num_groups: tuple[int, int, int], count: int) -> list[tuple[int, ...]]:
+def slices(num_groups: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
     """Cuts the work-groups into up to `count` boxes along the dimension that has the
     most work-groups: (x_begin, x_end, y_begin, y_end, z_begin, z_end) each."""
     d = max(range(3), key=lambda i: num_groups[i])
@@ -176,7 +176,7 @@ def launch(
         schedule.global_size[d] = g[d]
     schedule.work_dim = dims
     args, sched = ctypes.addressof(packed), ctypes.addressof(schedule)
-    boxes = slices(num_groups, threads)  # type: ignore[arg-type]
+    boxes = slices(num_groups, threads)
     if len(boxes) == 1:
         hook(args, sched, *boxes[0])
         return

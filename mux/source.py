@@ -227,9 +227,7 @@ def error_at(op: Operation, message: str) -> VerifyException:
     """A verification error about `op`, named in the message, with `op` as its
     `op`: the diagnostic (`mux.diagnostics.describe`) shows it at its place in the
     source (its location, which `parse_module` gave it)."""
-    error = VerifyException(f"{op.name}: {message}")
-    error.op = op  # type: ignore[attr-defined]
-    return error
+    return diagnostics.OpVerifyException(f"{op.name}: {message}", op)
 
 
 def _check_printable(op: Operation) -> None:

@@ -175,6 +175,29 @@ def test_instruction_facts():
     ) == [1, 0]
 
 
+def test_fast_math_flags_survive_the_printer():
+    """LLVM's `fast` is all seven flags: it was kept as the string "fast", which
+    xDSL prints as no flag (`#llvm.fastmath<>`), so a module printed and parsed
+    again lost it, and xDSL's translation reads only enum members."""
+    text = (
+        "define float @f(float %a, float %b) {\n"
+        "  %c = fadd fast float %a, %b\n"
+        "  %d = fmul nnan ninf float %c, %b\n"
+        "  %e = call fast float @llvm.sqrt.f32(float %d)\n"
+        "  %i = fptosi float %e to i32\n"
+        "  %j = add nuw nsw i32 %i, 1\n"
+        "  %k = sitofp i32 %j to float\n"
+        "  ret float %k\n"
+        "}\n"
+        "declare float @llvm.sqrt.f32(float)\n"
+    )
+    printed = str(import_llvm(text, "fast.ll"))
+    assert printed.count("#llvm.fastmath<fast>") == 2  # the fadd and the sqrt
+    assert "#llvm.fastmath<nnan,ninf>" in printed
+    assert "overflow<nsw,nuw>" in printed
+    assert str(parse_module(context(), printed, "fast.mlir")) == printed
+
+
 def test_kernel_arg_base_types_name_the_buffer_element():
     assert element_type("float4*") == VectorType(f32, [4])
     assert element_type("float __attribute__((ext_vector_type(4)))*") == VectorType(

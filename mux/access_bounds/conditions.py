@@ -10,6 +10,8 @@ false, through negations, conjunctions and disjunctions down to the comparisons.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from xdsl.ir import SSAValue
 
 from mux.access_bounds.intervals import (
@@ -113,13 +115,13 @@ def _narrow_ne(env: dict[SSAValue, Itv], a: SSAValue, b: SSAValue) -> bool:
 
 def _below_unsigned(
     va: Itv, vb: Itv, w: int, strict: int
-) -> tuple[Itv | bool, Itv | bool]:
+) -> tuple[Itv | Literal[False], Itv | Literal[False]]:
     """The new intervals of a and b under unsigned a < b (`strict`) or a <= b:
     with b's unsigned values below 2^(w-1), a is non-negative and below b's
     largest; b is above a's smallest when a is non-negative."""
     ub = unsigned(vb, w)
-    new_a: Itv | bool = va
-    new_b: Itv | bool = vb
+    new_a: Itv | Literal[False] = va
+    new_b: Itv | Literal[False] = vb
     if ub is not None and ub[1] <= smax(w):
         new_a = meet(va, (0, ub[1] - strict), w)
     ua = unsigned(va, w)

@@ -24,8 +24,9 @@ flow between blocks, the accesses and the queries.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, Protocol, cast
 
+from xdsl.dialects import cf
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from mux.access_bounds.conditions import Conditions
@@ -67,6 +68,13 @@ _SCALAR_QUERIES = ("mux.isftz", "mux.usefast", "mux.isembeddedprofile")
 
 Env = dict[SSAValue, Itv]
 """An environment: the interval of each value computed so far."""
+
+
+class _Indexed(Protocol):
+    """An op of `ACCESS_OPS`: each has its indices in `indices`."""
+
+    @property
+    def indices(self) -> Sequence[SSAValue]: ...
 
 
 class Interp:
@@ -171,8 +179,9 @@ class Interp:
             return
         if op.name == "cf.cond_br":
             cond = op.operands[0]
-            then_ops = list(op.then_arguments)  # type: ignore[attr-defined]
-            else_ops = list(op.else_arguments)  # type: ignore[attr-defined]
+            assert isinstance(op, cf.ConditionalBranchOp)
+            then_ops = list(op.then_arguments)
+            else_ops = list(op.else_arguments)
             for truth, succ, operands in (
                 (True, op.successors[0], then_ops),
                 (False, op.successors[1], else_ops),
@@ -275,7 +284,7 @@ class Interp:
         if buffer is None:
             return
         strides = buffer.strides
-        indices = list(op.indices)  # type: ignore[attr-defined]
+        indices = list(cast(_Indexed, op).indices)
         linear = (buffer.index, None)
         if strides is None or len(indices) != len(strides):
             self.record(linear, None)

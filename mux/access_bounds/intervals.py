@@ -15,7 +15,7 @@ number, as in the concrete runs) is the interval (v, v).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, TypeGuard
 
 from xdsl.dialects.builtin import IndexType, IntegerType
 
@@ -58,7 +58,7 @@ def wrap(v: int, w: int) -> int:
     return v if w == 1 or v <= smax(w) else v - (1 << w)
 
 
-def is_exact(v: Itv) -> bool:
+def is_exact(v: Itv) -> TypeGuard[tuple[int, int]]:
     """Whether `v` is one known value."""
     return v is not None and v[0] == v[1]
 
@@ -98,7 +98,7 @@ def join_all(a: list[Itv], b: list[Itv]) -> list[Itv]:
     return [join(x, y) for x, y in zip(a, b, strict=True)]
 
 
-def meet(a: Itv, b: Itv, w: int) -> Itv | bool:
+def meet(a: Itv, b: Itv, w: int) -> Itv | Literal[False]:
     """The intersection; False if it is empty."""
     a = a if a is not None else full_range(w)
     b = b if b is not None else full_range(w)

@@ -16,8 +16,14 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from mux.access_bounds.intervals import Itv, fit, join
+
+
+def _triple(values: Sequence[int]) -> tuple[int, int, int]:
+    x, y, z = values
+    return x, y, z
 
 
 @dataclass(frozen=True)
@@ -42,9 +48,9 @@ class Launch:
     ) -> Launch:
         pad = (1,) * (3 - len(global_size))
         return Launch(
-            (*global_size, *pad),  # type: ignore[arg-type]
-            (*local_size, *pad),  # type: ignore[arg-type]
-            (*global_offset, *(0,) * (3 - len(global_offset))),  # type: ignore[arg-type]
+            _triple((*global_size, *pad)),
+            _triple((*local_size, *pad)),
+            _triple((*global_offset, *(0,) * (3 - len(global_offset)))),
             len(global_size),
             scalars or {},
         )
@@ -126,10 +132,10 @@ def query_range(launch: Launch, item: WorkItem | None, name: str, d: int) -> Itv
 def ranked_query(launch: Launch, item: WorkItem | None, name: str, dim: Itv) -> Itv:
     """A query whose dimension operand is `dim`: joined over the dimensions it may
     name."""
-    itv: Itv | bool = False
+    itv: Itv | Literal[False] = False
     for d in query_dims(dim):
         one = query_range(launch, item, name, d)
-        itv = one if itv is False else join(itv, one)  # type: ignore[arg-type]
+        itv = one if itv is False else join(itv, one)
     return itv if itv is not False else None
 
 
@@ -169,4 +175,4 @@ def candidates(launch: Launch, positions: list[set[int]]) -> list[WorkItem]:
         picks |= positions[d]
         # the last first: they are the likeliest to reach past an array's end
         per_dim.append(sorted((p for p in picks if 0 <= p < g), reverse=True))
-    return [WorkItem(p) for p in itertools.product(*per_dim)]  # type: ignore[arg-type]
+    return [WorkItem(p) for p in itertools.product(*per_dim)]

@@ -21,9 +21,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from xdsl.dialects import func
+from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     MemRefType,
@@ -54,7 +54,7 @@ ACCESS_OPS = {
 """Ops that access one element (or a vector's lanes) of a memref at indices, and
 the name of their memref operand."""
 
-DMA_TRANSFERS = tuple(op.name for op in mux.DMA_OPS if op is not mux.DmaWaitOp)
+DMA_TRANSFERS = tuple(op.name for op in mux.DMA_TRANSFER_OPS)
 """The DMA transfers: `dst` and `src` are a memref or a pointer, sizes and strides
 in bytes (`dma_bytes`)."""
 
@@ -139,15 +139,16 @@ class Memory:
                 d == DYNAMIC_INDEX for d in type_.get_shape()
             ):
                 continue
-            if op.name == "memref.get_global":
-                name = op.properties["name"].string_value()  # type: ignore[attr-defined]
+            name = None
+            if isinstance(op, memref.GetGlobalOp):
+                name = op.name_.string_value()
                 if name in globals_:
                     globals_[name].append(op.results[0])
                     continue
                 globals_[name] = [op.results[0]]
             buffer = self._add(_variable_label(op, type_), type_, [op.results[0]])
             buffer.fixed = math.prod(type_.get_shape())
-            if op.name == "memref.get_global":
+            if name is not None:
                 buffer.values = globals_[name]  # later get_globals join it
 
     def _add(self, label: str, type_: MemRefType, values: list[SSAValue]) -> Buffer:
@@ -233,7 +234,9 @@ def lanes(op: Operation) -> int:
     return math.prod(type_.get_shape())
 
 
-def dma_bytes(offset: Itv, width: Itv, lines: Sequence[tuple[Itv, Itv]]) -> Itv | bool:
+def dma_bytes(
+    offset: Itv, width: Itv, lines: Sequence[tuple[Itv, Itv]]
+) -> Itv | Literal[False]:
     """The bytes a DMA transfer covers on one side, from the pointer's offset in
     its buffer: `width` bytes on each of the `count` lines `stride` bytes apart
     (per (count, stride) of `lines`: rows, then planes). False if it copies
@@ -263,8 +266,8 @@ def _variable_label(op: Operation, type_: MemRefType) -> str:
     (memref<16x16xf32, 3>)", "private array 'acc' (memref<4xi32>)"."""
     space = address_space_of(type_)
     text = type_text(type_)
-    if op.name == "memref.get_global":
-        name = op.properties["name"].string_value()  # type: ignore[attr-defined]
+    if isinstance(op, memref.GetGlobalOp):
+        name = op.name_.string_value()
         kind = "local variable" if space == ADDRESS_SPACE_LOCAL else "variable"
         return f"{kind} '{name}' ({text})"
     hint = op.results[0].name_hint

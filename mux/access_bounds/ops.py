@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.dialects.llvm import GEP_USE_SSA_VAL
 from xdsl.ir import Operation, SSAValue
@@ -82,7 +83,7 @@ def _binary(fn: IntervalOp) -> Handler:
             return
         if is_exact(a) and is_exact(b):
             # one value: computed as the op does, wrapping in its type
-            env[result] = exact_binary(op.name, a[0], b[0], w)  # type: ignore[index]
+            env[result] = exact_binary(op.name, a[0], b[0], w)
         else:
             env[result] = fn(a, b, w)
         if run.item is None and op.name in ("arith.addi", "arith.subi", "arith.muli"):
@@ -105,8 +106,8 @@ def _note_logic(run: Interp, op: Operation, a: Itv, b: Itv) -> None:
                 meanings[result] = ("not", y)
 
 
-def _cmpi(run: Interp, op: Operation, env: Env) -> None:
-    pred = PREDICATES[op.predicate.value.data]  # type: ignore[attr-defined]
+def _cmpi(run: Interp, op: arith.CmpiOp, env: Env) -> None:
+    pred = PREDICATES[op.predicate.value.data]
     a, b = op.operands
     w = width_of(a.type)
     result = op.results[0]
@@ -180,7 +181,7 @@ def _scf_for(run: Interp, op: Any, env: Env) -> bool:
     body = op.body
     iv = body.blocks[0].args[0]
     if run.item is not None:
-        if not all(is_exact(v) for v in (lb, ub, step)):
+        if not (is_exact(lb) and is_exact(ub) and is_exact(step)):
             raise Unknowable
         i, state = lb[0], inits
         while i < ub[0]:
@@ -292,7 +293,7 @@ def _gep(run: Interp, op: Any, env: Env) -> None:
         index = (raw[0], raw[0])
     base = env.get(op.ptr)
     if is_exact(base) and is_exact(index):
-        offset = wrap(base[0] + index[0] * size, 64)  # type: ignore[index]
+        offset = wrap(base[0] + index[0] * size, 64)
         env[result] = (offset, offset)
     else:
         env[result] = add(base, mul(index, (size, size), 64), 64)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from xdsl.ir import Operation, SSAValue
 
-from mux.access_bounds.intervals import Itv, fit, meet
+from mux.access_bounds.intervals import Itv, fit, is_exact, meet
 from mux.access_bounds.launch import Launch
 
 Tag = tuple
@@ -91,24 +91,26 @@ def _derive(name: str, ta: Tag | None, tb: Tag | None, va: Itv, vb: Itv) -> Tag 
     """The relation of `a <name> b` with the ids, from its operands' relations and
     values (`group * size + local` and `global - local` are recognised, and
     adding or subtracting a constant keeps a relation)."""
-    const_a = va is not None and va[0] == va[1]
-    const_b = vb is not None and vb[0] == vb[1]
     tag = None
     if name == "arith.muli":
-        kinds = {ta and ta[0]: ta, tb and tb[0]: tb}
-        if "grp" in kinds and "els" in kinds and ta[1] == tb[1]:  # type: ignore[index]
-            tag = ("start", ta[1], 0)  # type: ignore[index]
+        if (
+            ta is not None
+            and tb is not None
+            and ta[1] == tb[1]
+            and {ta[0], tb[0]} == {"grp", "els"}
+        ):
+            tag = ("start", ta[1], 0)
     elif name == "arith.addi":
-        for x, y, const_y, vy in ((ta, tb, const_b, vb), (tb, ta, const_a, va)):
+        for x, y, vy in ((ta, tb, vb), (tb, ta, va)):
             if x is None or x[0] not in ("gid", "start"):
                 continue
             if x[0] == "start" and y is not None and y == ("lid", x[1]):
                 tag = ("gid", x[1], x[2])
-            elif const_y:
-                tag = (x[0], x[1], x[2] + vy[0])  # type: ignore[index]
+            elif is_exact(vy):
+                tag = (x[0], x[1], x[2] + vy[0])
     elif name == "arith.subi" and ta is not None and ta[0] in ("gid", "start"):
         if ta[0] == "gid" and tb == ("lid", ta[1]):
             tag = ("start", ta[1], ta[2])
-        elif const_b:
-            tag = (ta[0], ta[1], ta[2] - vb[0])  # type: ignore[index]
+        elif is_exact(vb):
+            tag = (ta[0], ta[1], ta[2] - vb[0])
     return tag

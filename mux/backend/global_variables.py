@@ -35,7 +35,8 @@ def declare_global(op: llvm.GlobalOp, llvm_module: ir.Module) -> None:
     )
     variable.global_constant = op.constant is not None
     if op.alignment is not None:
-        variable.align = op.alignment.value.data
+        # llvmlite is unannotated: pyright infers `align` from its `= None`
+        variable.align = op.alignment.value.data  # pyright: ignore[reportAttributeAccessIssue]
     if op.section is not None:
         variable.section = op.section.data
     if op.unnamed_addr is not None and op.unnamed_addr.value.data:
@@ -109,6 +110,8 @@ def _inserted(
     if isinstance(type_, ir.ArrayType):
         member_types = [type_.element] * type_.count
     else:
+        assert isinstance(type_, ir.LiteralStructType | ir.IdentifiedStructType)
+        assert type_.elements is not None  # an identified struct with a body
         member_types = list(type_.elements)
     if isinstance(aggregate.constant, list | tuple):
         members = list(aggregate.constant)

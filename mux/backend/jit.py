@@ -162,7 +162,9 @@ class JITModule:
         if function is None:
             prototype = ctypes.CFUNCTYPE(restype, *argtypes)
             function = prototype(self.address(name))
-            function._jit_module = self  # the engine must outlive the pointer
+            # the engine must outlive the pointer; ctypes function objects take
+            # attributes, which typeshed's `_CFunctionType` does not declare
+            function._jit_module = self  # pyright: ignore[reportAttributeAccessIssue]
             self._functions[key] = function
         return function
 

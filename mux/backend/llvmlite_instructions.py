@@ -22,7 +22,17 @@ def _align_suffix(align: int | None) -> str:
     return f", align {align}" if align is not None else ""
 
 
+def typed(value: ir.Value) -> ir.Constant | ir.NamedValue:
+    """`value` as the llvmlite class it is: llvmlite's base `Value` has no `type`
+    nor `get_reference` (its subclasses set them), and xDSL's translation maps SSA
+    values to `ir.Value`. Constants and named values (instructions, arguments,
+    globals) are every value a translation makes."""
+    assert isinstance(value, ir.Constant | ir.NamedValue), type(value)
+    return value
+
+
 def _operand(value: ir.Value) -> str:
+    value = typed(value)
     return f"{value.type} {value.get_reference()}"
 
 
@@ -50,6 +60,10 @@ class StoreInstruction(instructions.Instruction):
 class VolatileLoadInstruction(instructions.LoadInstr):
     """`load volatile`: llvmlite's loads are never volatile."""
 
+    # set after construction; llvmlite's LoadInstr inits it to None, which is all
+    # pyright infers from the unannotated llvmlite
+    align: int | None
+
     def descr(self, buf: list[str]) -> None:
         (ptr,) = self.operands
         buf.append(
@@ -63,7 +77,9 @@ class ShuffleVectorInstruction(instructions.Instruction):
     every 3-element vector with one (`<i32 0, i32 1, i32 2, i32 poison>`)."""
 
     def __init__(self, parent, v1: ir.Value, v2: ir.Value, mask: list[int]):
-        result = ir.VectorType(v1.type.element, len(mask))
+        vector = typed(v1).type
+        assert isinstance(vector, ir.VectorType)
+        result = ir.VectorType(vector.element, len(mask))
         super().__init__(parent, result, "shufflevector", [v1, v2])
         self.mask = mask
 
@@ -78,7 +94,7 @@ class ShuffleVectorInstruction(instructions.Instruction):
 
 class FreezeInstruction(instructions.Instruction):
     def __init__(self, parent: ir.Block, value: ir.Value):
-        super().__init__(parent, value.type, "freeze", [value])
+        super().__init__(parent, typed(value).type, "freeze", [value])
 
     def descr(self, buf: list[str]) -> None:
         buf.append(f"freeze {_operand(self.operands[0])}\n")

@@ -20,6 +20,7 @@ the maps from the function's values and blocks to llvmlite's.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from llvmlite import ir
 from xdsl.backend.llvm.convert_op import (
@@ -42,6 +43,7 @@ from mux.backend.llvmlite_instructions import (
     StoreInstruction,
     VolatileLoadInstruction,
     insert,
+    typed,
 )
 
 ValueMap = dict[SSAValue, ir.Value]
@@ -49,7 +51,8 @@ ValueMap = dict[SSAValue, ir.Value]
 BlockMap = dict[Block, ir.Block]
 """The llvmlite block of each block of a function."""
 
-Translator = Callable[[Operation, ir.IRBuilder, ValueMap, BlockMap], None]
+Translator = Callable[[Any, ir.IRBuilder, ValueMap, BlockMap], None]
+"""Its op (first argument) is of the class `_TRANSLATORS` gives it for."""
 
 
 def translate_op(
@@ -87,7 +90,9 @@ def _branch_to(
     else:
         source, target = builder.block, blocks[dest]
     for phi, argument in zip(dest.args, arguments, strict=True):
-        values[phi].add_incoming(values[argument], source)  # type: ignore[attr-defined]
+        instruction = values[phi]  # a block argument is a phi (`functions.py`)
+        assert isinstance(instruction, ir.PhiInstr)
+        instruction.add_incoming(values[argument], source)
     return target
 
 
@@ -284,6 +289,7 @@ def _getelementptr(
     ]
     element = source
     for index in indices[1:]:
+        assert isinstance(element, ir.ArrayType | ir.BaseStructType)
         element = element.gep(index)
     gep = builder.gep(
         base, indices, inbounds=op.inbounds is not None, source_etype=source
@@ -326,8 +332,8 @@ def _mangled_intrinsic(
     a vector) clashed. They are declared here with LLVM's type-mangled names
     (`llvm.sqrt.f32`, `llvm.sqrt.v8f32`)."""
     operands = [values[operand] for operand in op.operands]
-    type_ = operands[0].type
-    signature = ir.FunctionType(type_, [o.type for o in operands])
+    type_ = typed(operands[0]).type
+    signature = ir.FunctionType(type_, [typed(o).type for o in operands])
     intrinsic = declare_intrinsic(
         builder.module, _INTRINSICS[type(op)], type_, signature
     )

@@ -67,7 +67,7 @@ def highlight_lines(text: str, language: str = "mlir") -> list[str]:
     pattern = _PATTERNS[language]
     plain_words = _PLAIN_WORDS[language]
     escape = html.escape
-    out = []
+    out: list[str] = []
     end = 0
     for match in pattern.finditer(text):
         kind = match.lastgroup

@@ -15,6 +15,7 @@ is printed and handed to the MLIR path, so that the caches, diagnostics and
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
@@ -44,7 +45,7 @@ class Translated:
     C or LLVM IR the module was imported from (for a diagnostic's line of source)."""
 
 
-def language_of(path: str | Path) -> str:
+def language_of(path: str | os.PathLike[str]) -> str:
     """The language of the file at `path`, by its suffix; CompileError for a suffix
     none of the languages has."""
     suffix = Path(path).suffix

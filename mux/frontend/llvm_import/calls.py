@@ -110,9 +110,9 @@ def translate_call(values: FunctionValues, call: binding.ValueRef) -> None:
         returned = str(call.type)
         results = [] if returned == "void" else [parse_type(returned, values.structs)]
         op = llvm.CallIntrinsicOp(name, args, results)
-        flags = facts.words_after_opcode(str(call))
-        if flags := [f for f in flags if f in facts.FAST_MATH_FLAGS]:
-            op.properties["fastmathFlags"] = llvm.FastMathAttr(flags)
+        fast_math = facts.fast_math(facts.words_after_opcode(str(call)))
+        if fast_math.data:
+            op.properties["fastmathFlags"] = fast_math
     elif (callee_signature := values.signatures[name]).variadic:
         results = callee_signature.results
         fixed = len(callee_signature.inputs)

@@ -10,7 +10,11 @@ The text is LLVM's printing of one instruction, for example
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
+from xdsl.dialects.builtin import VectorType
+from xdsl.dialects.llvm import FastMathAttr, OverflowAttr, OverflowFlag
+from xdsl.dialects.utils.fast_math import FastMathFlag
 from xdsl.ir import Attribute
 
 from mux.frontend.llvm_import.text import Constant, Cursor, TextError
@@ -42,6 +46,23 @@ def words_after_opcode(text: str) -> list[str]:
             break
         flags.append(word)
     return flags
+
+
+def fast_math(words: Iterable[str]) -> FastMathAttr:
+    """The fast-math flags among an instruction's flag `words`, as xDSL's enum
+    members (xDSL prints and translates only those); LLVM's `fast` is all seven."""
+    flags = set[FastMathFlag]()
+    for word in words:
+        if word == "fast":
+            flags.update(FastMathFlag)
+        elif word in FAST_MATH_FLAGS:
+            flags.add(FastMathFlag(word))
+    return FastMathAttr(flags)
+
+
+def overflow(words: Iterable[str]) -> OverflowAttr:
+    """The `nuw`/`nsw` flags among an instruction's flag `words`."""
+    return OverflowAttr([OverflowFlag(w) for w in words if w in OVERFLOW_FLAGS])
 
 
 def predicate(text: str) -> str:
@@ -82,12 +103,13 @@ def shuffle_mask(text: str) -> list[int]:
     if not match:
         raise TextError("shufflevector without a mask")
     mask = Cursor(rest[match[-1].start() + 1 :]).parse_constant()
-    count = mask.type.get_shape()[0]  # type: ignore[attr-defined]
+    assert isinstance(mask.type, VectorType)
+    count = mask.type.get_shape()[0]
     if mask.kind == "zero":
         return [0] * count
     if mask.kind in ("undef", "poison"):
         return [-1] * count
-    return [int(e.value) if e.kind == "int" else -1 for e in mask.elements]  # type: ignore[arg-type]
+    return [int(e.number()) if e.kind == "int" else -1 for e in mask.elements]
 
 
 def aggregate_indices(text: str) -> list[int]:

@@ -56,7 +56,7 @@ class FunctionSource:
 
 def declaration(
     function: binding.ValueRef, structs: dict[str, Attribute]
-) -> func.FuncOp:
+) -> func.FuncOp | llvm.FuncOp:
     """`func.func private @name(...)` for a declared function; `llvm.func @name(...,
     ...)` for a variadic one (`calls`: its calls are `llvm.call`s)."""
     inputs, results = calls.function_type(function, structs)
@@ -160,9 +160,9 @@ def _translate_block(
         values.values[phi] = argument
     for instruction in list(block.instructions)[len(block_phis) :]:
         values.place = places.get(instruction)
-        translator = _SPECIAL.get(instruction.opcode) or TRANSLATORS.get(
-            instruction.opcode
-        )
+        opcode = instruction.opcode
+        assert opcode is not None  # llvmlite's None stands for a null C string
+        translator = _SPECIAL.get(opcode) or TRANSLATORS.get(opcode)
         try:
             if translator is None:
                 raise Refusal(

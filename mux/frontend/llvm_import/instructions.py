@@ -23,9 +23,8 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.llvm import (
     ALL_ICMP_FLAGS,
     FastMathAttr,
-    OverflowAttr,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from dialects import llvmx
 from mux.frontend.llvm_import import atomics, facts
@@ -54,7 +53,7 @@ def _flags(instruction: binding.ValueRef, known: tuple[str, ...]) -> list[str]:
 
 
 def _fast_math(instruction: binding.ValueRef) -> FastMathAttr:
-    return FastMathAttr(_flags(instruction, facts.FAST_MATH_FLAGS) or None)
+    return facts.fast_math(facts.words_after_opcode(str(instruction)))
 
 
 # ------------------------------------------------------------------ arithmetic
@@ -63,8 +62,7 @@ def _fast_math(instruction: binding.ValueRef) -> FastMathAttr:
 def _overflow(op_class: type) -> Translator:
     def translate(values: FunctionValues, instruction: binding.ValueRef) -> None:
         lhs, rhs = _operands(values, instruction)
-        flags = _flags(instruction, facts.OVERFLOW_FLAGS)
-        overflow = OverflowAttr(flags or "none")
+        overflow = facts.overflow(facts.words_after_opcode(str(instruction)))
         values.result(instruction, op_class(lhs, rhs, overflow=overflow))
 
     return translate
@@ -142,26 +140,24 @@ def _freeze(values: FunctionValues, instruction: binding.ValueRef) -> None:
 # ----------------------------------------------------------------------- casts
 
 
-def _cast(make: Callable[[SSAValue, Attribute, list[str]], object]) -> Translator:
+def _cast(make: Callable[[SSAValue, Attribute, list[str]], Operation]) -> Translator:
     def translate(values: FunctionValues, instruction: binding.ValueRef) -> None:
         (arg,) = _operands(values, instruction)
         flags = facts.words_after_opcode(str(instruction))
         op = make(arg, result_type(values, instruction), flags)
-        values.result(instruction, op)  # type: ignore[arg-type]
+        values.result(instruction, op)
 
     return translate
 
 
 def _ignoring_flags(
-    make: Callable[[SSAValue, Attribute], object],
-) -> Callable[[SSAValue, Attribute, list[str]], object]:
+    make: Callable[[SSAValue, Attribute], Operation],
+) -> Callable[[SSAValue, Attribute, list[str]], Operation]:
     return lambda arg, type_, _flags: make(arg, type_)
 
 
-_CASTS: dict[str, Callable[[SSAValue, Attribute, list[str]], object]] = {
-    "trunc": lambda a, t, f: llvm.TruncOp(
-        a, t, overflow=OverflowAttr([x for x in f if x in ("nuw", "nsw")] or "none")
-    ),
+_CASTS: dict[str, Callable[[SSAValue, Attribute, list[str]], Operation]] = {
+    "trunc": lambda a, t, f: llvm.TruncOp(a, t, overflow=facts.overflow(f)),
     "zext": lambda a, t, f: llvm.ZExtOp(
         a, t, non_neg=UnitAttr() if "nneg" in f else None
     ),

@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     DenseArrayBase,
+    IntAttr,
     IntegerAttr,
     MemRefType,
     StringAttr,
@@ -209,7 +210,7 @@ def _space(type_: Attribute) -> int | None:
     if not isinstance(type_, LLVMPointerType):
         return None
     space = type_.addr_space
-    return space.data if hasattr(space, "data") else 0
+    return space.data if isinstance(space, IntAttr) else 0
 
 
 def metadata_nodes(module_text: str) -> dict[int, list[MetadataItem]]:

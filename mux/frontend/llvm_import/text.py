@@ -68,11 +68,17 @@ class Constant:
 
     kind: str
     type: Attribute
-    value: object = None
+    value: int | float | str | None = None
+    """An int's or a float's number, a global's name."""
     elements: list[Constant] = field(default_factory=list)
     source_type: Attribute | None = None
     """getelementptr's source element type."""
     inbounds: bool = False
+
+    def number(self) -> int | float:
+        """The number of an int or float constant."""
+        assert isinstance(self.value, int | float), self
+        return self.value
 
 
 def hex_float(text: str, type_: Attribute) -> float:

@@ -3,7 +3,7 @@ ours, the block ops go into, and the constants built where they are used."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from llvmlite import binding
@@ -130,7 +130,7 @@ class FunctionValues:
             entry.insert_ops_before([one, alloca], entry.first_op)
         return alloca.results[0]
 
-    def int_constant(self, value: int, type_: Attribute = i64) -> SSAValue:
+    def int_constant(self, value: int, type_: IntegerType = i64) -> SSAValue:
         return self.emit(llvm.ConstantOp(IntegerAttr(value, type_), type_)).results[0]
 
 
@@ -149,11 +149,11 @@ def alloca_op(
 
 
 def _scalar(values: FunctionValues, c: Constant) -> SSAValue:
-    attr = (
-        FloatAttr(float(c.value), c.type)  # type: ignore[arg-type]
-        if c.kind == "float"
-        else _int_attr(int(c.value), c.type)  # type: ignore[arg-type]
-    )
+    if c.kind == "float":
+        assert isinstance(c.type, AnyFloat)
+        attr = FloatAttr(float(c.number()), c.type)
+    else:
+        attr = _int_attr(int(c.number()), c.type)
     return values.emit(llvm.ConstantOp(attr, c.type)).results[0]
 
 
@@ -193,12 +193,14 @@ def _vector(values: FunctionValues, c: Constant) -> SSAValue:
     expressions) are inserted one by one."""
     assert isinstance(c.type, VectorType)
     if all(e.kind in ("int", "float", "undef", "poison") for e in c.elements):
-        lanes = [0 if e.kind in ("undef", "poison") else e.value for e in c.elements]
+        numbers = [
+            0 if e.kind in ("undef", "poison") else e.number() for e in c.elements
+        ]
         element = c.type.get_element_type()
         if isinstance(element, IntegerType):
-            lanes = [_int_attr(int(v), element).value.data for v in lanes]  # type: ignore[arg-type]
+            lanes = [_int_attr(int(v), element).value.data for v in numbers]
         else:
-            lanes = [float(v) for v in lanes]  # type: ignore[arg-type]
+            lanes = [float(v) for v in numbers]
         dense = DenseIntOrFPElementsAttr.from_list(c.type, lanes)
         return values.emit(llvm.ConstantOp(dense, c.type)).results[0]
     vector = _undef(values, Constant("undef", c.type))
@@ -237,7 +239,7 @@ def _gep(values: FunctionValues, c: Constant) -> SSAValue:
 def gep(
     values: FunctionValues,
     pointer: SSAValue,
-    indices: list[Constant | SSAValue],
+    indices: Sequence[Constant | SSAValue],
     source: Attribute,
     result: Attribute,
     inbounds: bool,
@@ -251,9 +253,9 @@ def gep(
         if (
             isinstance(index, Constant)
             and index.kind == "int"
-            and -(2**31) < int(index.value) < 2**31  # type: ignore[arg-type]
+            and -(2**31) < int(index.number()) < 2**31
         ):
-            raw.append(int(index.value))  # type: ignore[arg-type]
+            raw.append(int(index.number()))
             continue
         raw.append(llvm.GEP_USE_SSA_VAL)
         dynamic.append(index if isinstance(index, SSAValue) else values.constant(index))
@@ -261,7 +263,9 @@ def gep(
     return llvm.GEPOp(pointer, raw, source, dynamic, result, inbounds)
 
 
-def _check_no_packed_member(type_: Attribute, indices: list) -> None:
+def _check_no_packed_member(
+    type_: Attribute, indices: Sequence[Constant | SSAValue]
+) -> None:
     """Refuses a getelementptr whose `indices` (after the first) step into a
     packed struct: xDSL's GEP cannot index into `llvmx.packed_struct` (clang
     reaches a member of one by a byte offset)."""
@@ -270,7 +274,7 @@ def _check_no_packed_member(type_: Attribute, indices: list) -> None:
             raise Refusal("a getelementptr to a member of a packed struct")
         if isinstance(type_, llvm.LLVMStructType):
             assert isinstance(index, Constant)  # LLVM's rule for struct indices
-            type_ = type_.types.data[int(index.value)]  # type: ignore[arg-type]
+            type_ = type_.types.data[int(index.number())]
         elif isinstance(type_, llvm.LLVMArrayType | VectorType):
             type_ = (
                 type_.get_element_type()
