@@ -35,6 +35,9 @@ spec                           our attribute (accessor)
                                (`barrier_schedule`)
 (ours: no spec name)           `mux.local_vars_param = array<i64: 2, 1088, 16>`
                                (`LOCAL_VARS_PARAM`)
+(ours: checked mode)           `mux.check_record = 3 : i64` (`CHECK_RECORD`)
+(ours: checked mode)           `mux.check_sites = ["store to ...", ...]`
+                               (`CHECK_SITES`)
 LLVM's byval(<type>)           the argument attribute `mux.byval = <type>` of a
                                kernel's `!llvm.ptr` parameter (`byval_type`,
                                `set_byval_type`)
@@ -340,6 +343,25 @@ parameter list leaves it out. Its type is `memref<size x i8, 3>` or
 `!llvm.ptr<3>`."""
 
 
+CHECK_RECORD = MuxAttribute[int](
+    "mux.check_record",
+    "is a parameter index: an i64 >= 0",
+    lambda a: _int(a, i64, 0),
+    lambda v: IntegerAttr(v, i64),
+)
+"""Ours, checked mode: parameter `index` of the function is the check record
+(`lowering.common.check_record`), the buffer a fault is written to."""
+
+CHECK_SITES = MuxAttribute[tuple[str, ...]](
+    "mux.check_sites",
+    "is a list of strings",
+    _strings,
+    lambda v: ArrayAttr([StringAttr(s) for s in v]),
+)
+"""Ours, checked mode: what each check site of the kernel is, in words
+(`lowering.common.check_record.add_site`); a fault names its site by index."""
+
+
 def _vecz_link(attr: Attribute) -> tuple[int, str]:
     if not (isinstance(attr, ArrayAttr) and len(attr.data) == 2):
         raise VerifyException("not a pair")
@@ -409,6 +431,8 @@ FUNCTION_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     BASE_FN_NAME,
     SCHEDULED_FN,
     LOCAL_VARS_PARAM,
+    CHECK_RECORD,
+    CHECK_SITES,
 )
 MODULE_ATTRIBUTES: tuple[MuxAttribute, ...] = (SCHEDULING_PARAMS,)
 _BY_NAME = {
