@@ -4,7 +4,8 @@ done (a load gives 0), the fault is recorded in the check record
 (`lowering.common.check_record.report`) and the kernel goes on.
 
 The spec has no such pass (checked mode is ours, issue 17; lower-printf is not
-the spec's either). The host pipeline runs it only when `checked` is set, after
+the spec's either); the memories it checks are ir-conventions.rst's address
+spaces: 0 private, 1 global, 2 constant, 3 local. The host pipeline runs it only when `checked` is set, after
 `run-vecz` and before `work-item-loops`, so that it sees both the scalar kernel
 and its vectorised copy (`mux.vecz_derived`), each of which gets the record as
 its last parameter (`mux.check_record`).
