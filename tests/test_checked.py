@@ -260,6 +260,18 @@ def test_an_opencl_c_off_by_one_names_the_parameter_and_the_line():
     assert "global id (49, 0, 0), local id (4, 0, 0)" in message
 
 
+def test_a_dma_transfer_names_the_first_element_out_and_the_dma_line():
+    dma4 = (Path(__file__).parent / "test_opencl_arguments.py").read_text()
+    source = dma4.split('DMA4 = """', 1)[1].split('"""', 1)[0]
+    kernel = mux.compile(source, checked=True, name="dma4.mlir").kernel("dma4")
+    data, out = np.ones((39, 4), np.float32), np.zeros((40, 4), np.float32)
+    message = fault_of(kernel, data, out, global_size=40, local_size=16)
+    assert "copy (DMA transfer or memcpy) from parameter 'input'" in message
+    assert "at dma4.mlir:18:3" in message  # the mux.dma_read_1d
+    assert "element 39 (byte offset 624)" in message
+    assert "global id (32, 0, 0), local id (0, 0, 0)" in message
+
+
 def test_an_opencl_c_dma_transfer_past_the_image():
     kernel = opencl("dma_tile").kernel("dma_tile")
     width, height = 32, 16
