@@ -260,6 +260,41 @@ def test_an_opencl_c_off_by_one_names_the_parameter_and_the_line():
     assert "global id (49, 0, 0), local id (4, 0, 0)" in message
 
 
+HELPER = """
+func.func private @put(%p: memref<?xf32, 1>, %i: index, %v: f32) {
+  %one = arith.constant 1 : index
+  %j = arith.addi %i, %one : index
+  memref.store %v, %p[%j] : memref<?xf32, 1>
+  func.return
+}
+func.func @k(%a: memref<?xf32, 1>, %out: memref<?xf32, 1>)
+    attributes {mux.kernel = "entry-point"} {
+  %d = arith.constant 0 : i32
+  %i = mux.get_global_id %d
+  %v = memref.load %a[%i] : memref<?xf32, 1>
+  func.call @put(%out, %i, %v) : (memref<?xf32, 1>, index, f32) -> ()
+  func.return
+}
+"""
+
+
+def test_a_helper_function_is_checked_against_the_kernels_buffer():
+    """Functions a kernel calls are inlined: the helper's store is checked
+    against the buffer the kernel passed it, at the helper's line."""
+    kernel = mux.compile(HELPER, checked=True, name="helper.mlir").kernel("k")
+    a, out = floats(24), np.zeros(24, np.float32)
+    message = fault_of(kernel, a, out, global_size=24, local_size=8)
+    assert (
+        "store to parameter 'out' (memref<?xf32, 1 : i64>) at helper.mlir:5:3"
+        in message
+    )
+    assert (
+        "element 24 (byte offset 96), by the work-item of global id (23, 0, 0)"
+        in message
+    )
+    np.testing.assert_array_equal(out[1:], a[:-1])
+
+
 def test_a_dma_transfer_names_the_first_element_out_and_the_dma_line():
     dma4 = (Path(__file__).parent / "test_opencl_arguments.py").read_text()
     source = dma4.split('DMA4 = """', 1)[1].split('"""', 1)[0]
