@@ -381,3 +381,26 @@ def test_mux_run_checked(capsys: pytest.CaptureFixture[str]):
     assert status == 1
     err = capsys.readouterr().err
     assert "mux-run: kernel 'vadd': out-of-bounds load from parameter 'b'" in err
+
+
+PRINTS = """
+func.func @k(%v: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
+  %x_dim = arith.constant 0 : i32
+  %g = mux.get_global_id %x_dim
+  %x = memref.load %v[%g] : memref<?xi32, 1>
+  printf.print_format "item {} has {}\\n", %g : index, %x : i32
+  func.return
+}
+"""
+
+
+def test_a_kernel_that_prints_is_checked_printf_buffer_included(capsys):
+    """lower-printf's buffer comes before the record, its accesses checked
+    against its real size: no false report; a fault still prints the rest."""
+    kernel = mux.compile(PRINTS, checked=True, name="p.mlir").kernel("k")
+    v = np.arange(4, dtype=np.int32)
+    kernel(v, global_size=4, local_size=2)
+    assert capsys.readouterr().out == "".join(f"item {i} has {i}\n" for i in range(4))
+    message = fault_of(kernel, v[:3].copy(), global_size=4, local_size=2)
+    assert "load from parameter 'v'" in message and "element 3" in message
+    assert "item 3 has 0\n" in capsys.readouterr().out  # the faulting load gave 0
