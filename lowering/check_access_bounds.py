@@ -15,7 +15,8 @@ What is checked, and against what (`lowering.common.memory_objects`):
 
 - `memref.load`/`store`, `vector.load`/`store`/`maskedload`/`maskedstore` and
   the `atomic` ops on a memref: the row-major linear index against the memref's
-  elements, the static shape's or, for a `memref<?xT>` parameter, the size in
+  elements, the static shape's or, for a parameter whose leading dimension is
+  dynamic (`memref<?xT>`, `memref<?x8xT>`), the size in
   bytes the runtime writes to the record (the numpy array's `nbytes`, the
   `LocalBuffer`'s size). A vector access of a packet is ONE range check of its
   elements (`[i, i + N)`), a masked one a per-lane check of the active lanes

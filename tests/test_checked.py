@@ -151,6 +151,19 @@ def test_the_scalar_tail_of_a_vectorised_kernel_is_checked():
     np.testing.assert_array_equal(c, a + b)
 
 
+def test_a_2d_memref_parameter_is_checked_by_its_linear_index():
+    """scale_rows' `memref<?x8xf32>`: rows from the array's size (5 rows of
+    8 here, the launch covering 6)."""
+    kernel = mux.load(EXAMPLES / "scale_rows.mlir", checked=True).kernel("scale_rows")
+    m, w = floats(6 * 8).reshape(6, 8), np.ones(8, np.float32)
+    out = np.zeros((5, 8), np.float32)
+    message = fault_of(
+        kernel, m, w, np.float32(100), np.uint64(6), out, global_size=(8, 6)
+    )
+    assert "store to parameter 'out' (memref<?x8xf32, 1 : i64>)" in message
+    assert "element 40 (byte offset 160)" in message
+
+
 # -- private, module-scope local and LocalBuffer memory ------------------------------
 
 PRIVATE = """
