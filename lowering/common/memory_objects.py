@@ -6,7 +6,8 @@ An *object* is a value whose memory has an extent the checked kernel can know:
 
 - an entry-block argument of the function: a buffer parameter (a memref: a
   static shape's bytes, or for a dynamic leading dimension, `memref<?xT>` or
-  `memref<?x8xT>`, the size in bytes the runtime writes to the check record), or a struct passed by value (`mux.byval`);
+  `memref<?x8xT>`, the size in bytes the runtime writes to the check record),
+  or a struct passed by value (`mux.byval`);
 - a `memref.alloca` or `llvm.alloca` of a static size (a private array);
 - a memref of static shape, whatever it is a view of (the module-scope local
   buffer `replace-module-scope-vars` makes, a cast of a pointer).
