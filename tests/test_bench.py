@@ -27,7 +27,7 @@ KERNELS = [
     "transpose",
 ]
 
-RATIOS = ["mux/c", "mux/pocl", "mux/numpy", "cl/mux", "cl/pocl"]
+RATIOS = ["mux/c", "mux/pocl", "mux/numpy", "cl/mux", "cl/pocl", "checked/mux"]
 """mux from MLIR against C, PoCL and numpy; mux from OpenCL C against mux from
 MLIR and PoCL (the same source)."""
 
@@ -89,6 +89,7 @@ def test_quick_run_has_ratios_and_compile_latency(quick_report):
         assert set(kernel["ratios"]) == set(RATIOS)
         assert kernel["ratios"]["mux/numpy"] > 0
         assert kernel["ratios"]["cl/mux"] > 0
+        assert kernel["ratios"]["checked/mux"] > 0
         if has_c:
             assert kernel["ratios"]["mux/c"] > 0
         mux_latency = kernel["compile"]["mux"]
