@@ -130,6 +130,10 @@ class WorkItemLoopsPass(ModulePass):
     """The sub-group size of kernels without a `mux.reqd_sub_group_size` (the
     spec's default is 1)."""
 
+    checked: bool = False
+    """Checked mode (issue 17): work-items of a group that reach different barriers
+    are reported in the check record (`lowering.scheduling.divergence`)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:  # the compile option's rule, spelled as the pass option
             check_sub_group_size(self.sub_group_size, "sub-group-size")
@@ -139,7 +143,8 @@ class WorkItemLoopsPass(ModulePass):
         if self.builds_barrier_regions(op):
             lower_scf_to_cf(op)  # barrier regions are found on the CFG
         for kernel in kernels:
-            for new in schedule_kernel(op, kernel, self._size(kernel)):
+            size = self._size(kernel)
+            for new in schedule_kernel(op, kernel, size, self.checked):
                 op.body.block.insert_op_after(new, kernel)
                 kernel = new
 

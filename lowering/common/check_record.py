@@ -113,7 +113,7 @@ def record_param(fn: func.FuncOp) -> SSAValue:
         index = len(fn.function_type.inputs.data)
         append_arguments(fn, [RECORD_TYPE])
         CHECK_RECORD.set(fn, index)
-    return fn.body.block.args[index]
+    return fn.args[index]  # the entry block's (the body may be a CFG)
 
 
 def add_site(fn: func.FuncOp, text: str) -> int:
@@ -136,13 +136,13 @@ def report(
     builder: Builder,
     record: SSAValue,
     kind: Fault,
-    site: int,
+    site: int | SSAValue,
     *,
     global_id: Sequence[SSAValue],
     local_id: Sequence[SSAValue],
     a: SSAValue | None = None,
     b: SSAValue | None = None,
-    site2: int | None = None,
+    site2: int | SSAValue | None = None,
     global_id2: Sequence[SSAValue] = (),
     local_id2: Sequence[SSAValue] = (),
 ) -> None:
@@ -164,13 +164,13 @@ def report(
     won, lost = const(bld, DETAILS), const(bld, SCRATCH)
     details = bld.insert(arith.SelectOp(swap.success, won, lost)).result
     fields: list[tuple[int, SSAValue | None]] = [
-        (SITE, const(bld, site, i64)),
+        (SITE, _site(bld, site)),
         (A, a),
         (B, operand_b),
     ]
     fields += _ids(GLOBAL_ID, global_id) + _ids(LOCAL_ID, local_id)
     if site2 is not None:
-        fields.append((SITE2, const(bld, site2, i64)))
+        fields.append((SITE2, _site(bld, site2)))
     fields += _ids(GLOBAL_ID2, global_id2) + _ids(LOCAL_ID2, local_id2)
     for word, value in fields:
         if value is None:
@@ -178,6 +178,12 @@ def report(
         offset = const(bld, word - DETAILS)
         at = bld.insert(arith.AddiOp(details, offset)).result
         bld.insert(memref.StoreOp.get(_to_i64(bld, value), record, [at]))
+
+
+def _site(b: Builder, site: int | SSAValue) -> SSAValue:
+    """A site given as a number, or as a value computed at run time (a divergent
+    barrier's, chosen by the region id a work-item returned)."""
+    return const(b, site, i64) if isinstance(site, int) else site
 
 
 def _ids(first: int, values: Sequence[SSAValue]) -> list[tuple[int, SSAValue | None]]:

@@ -1,0 +1,199 @@
+"""Checked mode: barrier divergence, caught by `work-item-loops{checked=true}`.
+
+mux-compiler-spec.rst: a barrier's behaviour "is undefined unless all invocations in
+the group reach this point". The wrapper (`lowering.scheduling.wrapper`) runs a
+region's function for each work-item and follows the region id they return (0: the
+kernel returned); unchecked, it follows the last work-item's and ignores the others'.
+Checked, each work-item's id is compared with the group's, the id of the first
+work-item that ran the region:
+
+    %r = func.call @k.mux-barrier-region.<i>(...)
+    %g = llvm.load %next_region               // -1 before the region's first work-item
+    scf.if (%g == -1) {                       // the first: its id is the group's
+      llvm.store %r, %next_region
+      llvm.store %item, %first_item
+    } else {
+      scf.if (%r != %g) {                     // divergence: reported, the group stops
+        <report DIVERGENT_BARRIER: site of %r, this work-item; site of %g, the first>
+        llvm.store true, %diverged
+      }
+    }
+
+A mismatch is recorded (`lowering.common.check_record.report`: the first fault of
+the launch wins, the others count) with the sites of both barriers (`mux.check_sites`:
+"barrier <id> at file:line:col", a collective's or sub-group operation's name, "the
+kernel's return" for 0) and both work-items' global and local ids. The region's
+loops end (every work-item of it was reached), then a group that diverged stops:
+its wrapper returns, so what follows is defined and cannot hang (following either
+id would run work-items in a region they never reached, on live values never
+written); the launch raises `mux.KernelError` afterwards.
+
+Every schedule is covered by the same code: `unordered` and `linear` compare every
+work-item; `once` runs work-item 0 alone, whose id is the group's by the schedule's
+own contract (the others would do the same), so there is nothing to compare; a
+vectorised kernel's packet returns one id for its work-items, compared per packet
+(named by its first work-item). A region with a bound function
+(`lowering.scheduling.bounds`) skips work-items: checked, it has one only where every
+work-item that passes the guard returns one and the same region, so the skipped ones
+agree with the ones that run (`build_bound_function`'s `checked`). Collectives and
+sub-group operations scheduled as barriers (and so `dma_wait`, when it is one) are
+barriers here too: a sub-group barrier that sub-groups reach at different places is
+legal OpenCL but cannot be scheduled by one loop nest per region, so it is reported
+as well (the site names the sub-group operation).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import FileLineColLoc, i1, i32, i64
+from xdsl.dialects.llvm import LoadOp, StoreOp
+from xdsl.ir import Operation, SSAValue
+
+from dialects import attributes as mux_attrs
+from dialects import mux
+from lowering.common.builders import INDEX, alloca, build_if, build_if_else, const
+from lowering.common.check_record import Fault, add_site, record_param, report
+from lowering.scheduling.regions import BarrierSplit
+
+RETURN_SITE = "the kernel's return"
+"""The site of region id 0."""
+
+
+def barrier_site(barrier: mux.WorkGroupBarrierOp, scheduled: type[Operation] | None):
+    """What a message says of `barrier`: "barrier <id> at file:line:col", or the
+    name of the collective or sub-group operation `scheduled` as it
+    (`group_exchanges`)."""
+    what = f"barrier {barrier.id.value.data}"
+    if scheduled is not None:
+        what = scheduled.name.removeprefix("mux.")
+    loc = barrier.location
+    if isinstance(loc, FileLineColLoc):
+        what += f" at {loc.filename.data}:{loc.line.data}:{loc.column.data}"
+    return what
+
+
+def prepare_record(kernel: func.FuncOp, vector: func.FuncOp | None) -> None:
+    """Gives `kernel` (and its vectorised version, whose regions the wrapper may run
+    instead) the record parameter, before the wrapper copies its parameters."""
+    record_param(kernel)
+    if vector is not None and mux_attrs.CHECK_RECORD.get(vector) is None:
+        record_param(vector)
+
+
+@dataclass
+class DivergenceCheck:
+    """The wrapper's state for the check: the record, the site of each region id,
+    the first work-item of the region run, whether the group diverged."""
+
+    record: SSAValue
+    sites: list[int]
+    """Site `sites[i]` is region id `i`'s."""
+    sizes: list[SSAValue]
+    first_item: SSAValue
+    diverged: SSAValue
+
+    @staticmethod
+    def build(
+        b: Builder,
+        wrapper: func.FuncOp,
+        split: BarrierSplit,
+        scheduled: dict[mux.WorkGroupBarrierOp, type[Operation]],
+        sizes: list[SSAValue],
+    ) -> DivergenceCheck:
+        """The check of `wrapper`, running the regions of `split`; `scheduled`:
+        the op each barrier made for a collective stands for."""
+        index = mux_attrs.CHECK_RECORD.get(wrapper)
+        assert index is not None, "prepare_record gave the kernel its record"
+        sites = [add_site(wrapper, RETURN_SITE)]
+        for region in split.regions[1:]:
+            assert region.barrier is not None
+            text = barrier_site(region.barrier, scheduled.get(region.barrier))
+            sites.append(add_site(wrapper, text))
+        first_item = alloca(b, i64, "first_item")
+        diverged = alloca(b, i1, "diverged")
+        b.insert(StoreOp(const(b, False, i1), diverged))
+        return DivergenceCheck(wrapper.args[index], sites, sizes, first_item, diverged)
+
+    def start_region(self, b: Builder, next_region: SSAValue) -> None:
+        """Before a region's loops: no work-item has run it."""
+        b.insert(StoreOp(const(b, -1, i32), next_region))
+
+    def after_call(
+        self, b: Builder, region: SSAValue, item: SSAValue, next_region: SSAValue
+    ) -> None:
+        """After the call of a region's function for the work-item of linear id
+        `item` (i64) that returned `region`: the first sets the group's id, the
+        others are compared with it (module docstring)."""
+        group = b.insert(LoadOp(next_region, i32)).dereferenced_value
+        first = b.insert(arith.CmpiOp(group, const(b, -1, i32), "eq")).result
+
+        def set_group(inner: Builder) -> list[SSAValue]:
+            inner.insert(StoreOp(region, next_region))
+            inner.insert(StoreOp(item, self.first_item))
+            return []
+
+        def compare(inner: Builder) -> list[SSAValue]:
+            differs = inner.insert(arith.CmpiOp(region, group, "ne")).result
+            build_if(inner, differs, lambda cold: self._report(cold, region, group))
+            return []
+
+        build_if_else(b, first, [], set_group, compare)
+
+    def following(self, b: Builder, next_region: SSAValue) -> SSAValue:
+        """The region to run next: the group's, 0 (stop) if it diverged."""
+        group = b.insert(LoadOp(next_region, i32)).dereferenced_value
+        diverged = b.insert(LoadOp(self.diverged, i1)).dereferenced_value
+        stop = const(b, 0, i32)
+        return b.insert(arith.SelectOp(diverged, stop, group)).result
+
+    def _report(self, b: Builder, region: SSAValue, group: SSAValue) -> None:
+        """Records the divergence of the current work-item (its local ids set by
+        the loops) from the first one."""
+        local = [b.insert(mux.GetLocalIdOp(const(b, d, i32))).result for d in range(3)]
+        glob = [b.insert(mux.GetGlobalIdOp(const(b, d, i32))).result for d in range(3)]
+        first = b.insert(LoadOp(self.first_item, i64)).dereferenced_value
+        first_local = self._local_ids(b, first)
+        # same group: the first's global id is ours moved by the local difference
+        first_global = [
+            b.insert(arith.AddiOp(b.insert(arith.SubiOp(g, lo)).result, f)).result
+            for g, lo, f in zip(glob, local, first_local, strict=True)
+        ]
+        report(
+            b,
+            self.record,
+            Fault.DIVERGENT_BARRIER,
+            self._site(b, region),
+            global_id=glob,
+            local_id=local,
+            site2=self._site(b, group),
+            global_id2=first_global,
+            local_id2=first_local,
+        )
+        b.insert(StoreOp(const(b, True, i1), self.diverged))
+
+    def _local_ids(self, b: Builder, item: SSAValue) -> list[SSAValue]:
+        """The local ids (x, y, z) of local linear id `item` (i64)."""
+        linear = b.insert(arith.IndexCastOp(item, INDEX)).result
+        x = b.insert(arith.RemUIOp(linear, self.sizes[0])).result
+        rows = b.insert(arith.DivUIOp(linear, self.sizes[0])).result
+        y = b.insert(arith.RemUIOp(rows, self.sizes[1])).result
+        z = b.insert(arith.DivUIOp(rows, self.sizes[1])).result
+        return [x, y, z]
+
+    def _site(self, b: Builder, region: SSAValue) -> SSAValue:
+        """The site of region id `region` (i32), `sites[region]`, as an i64: an
+        addition when the sites are consecutive (they are new texts), else a
+        chain of selects."""
+        base = self.sites[0]
+        if self.sites == list(range(base, base + len(self.sites))):
+            offset = b.insert(arith.ExtUIOp(region, i64)).result
+            return b.insert(arith.AddiOp(offset, const(b, base, i64))).result
+        site = const(b, base, i64)
+        for index, number in enumerate(self.sites[1:], start=1):
+            is_it = b.insert(arith.CmpiOp(region, const(b, index, i32), "eq")).result
+            number_value = const(b, number, i64)
+            site = b.insert(arith.SelectOp(is_it, number_value, site)).result
+        return site

@@ -1,0 +1,124 @@
+// RUN: mux-opt --split-input-file %s -p 'work-item-loops{checked=true}' | filecheck %s
+//
+// work-item-loops in checked mode (lowering/scheduling/divergence.py): the wrapper
+// compares the region id each work-item returns with the group's, the first
+// work-item's; a mismatch is a divergent barrier, written to the check record (the
+// kernel's `mux.check_record` parameter, appended here) with the sites of both
+// barriers (`mux.check_sites`) and both work-items, and the group stops after the
+// region's loops. Without `checked` the output is that of the other
+// work_item_loops*.mlir tests.
+
+// A barrier only work-items 0 and 1 reach. Site 0 is the kernel's return (region id
+// 0), site i the barrier region i follows: site = region id + 0.
+// CHECK-LABEL: func.func @"part.mux-barrier-wrapper"
+// CHECK-SAME:      (%out: memref<?xi32, 1 : i64>, %[[REC:[0-9a-z_]+]]: memref<?xi64, 1 : i64>)
+// CHECK-SAME:      mux.check_record = 1 : i64
+// CHECK-SAME:      mux.check_sites = ["the kernel's return", "barrier 7 at {{.*}}work_item_loops_checked.mlir:[[# @LINE + 37]]:5"]
+// CHECK:         %first_item = llvm.alloca
+// CHECK:         %diverged = llvm.alloca
+// CHECK:         llvm.store %{{.*}}, %diverged : i1, !llvm.ptr
+// Before the loops no work-item has run the region: -1.
+// CHECK:         %[[NONE:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    llvm.store %[[NONE]], %next_region : i32, !llvm.ptr
+// CHECK:           %[[ITEM:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK-NEXT:      %[[R:.*]] = func.call @"part.mux-barrier-region.0"(%out, %[[REC]], %live, %[[ITEM]], %{{.*}})
+// CHECK-NEXT:      %[[G:.*]] = llvm.load %next_region : !llvm.ptr -> i32
+// CHECK-NEXT:      %[[M1:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:      %[[FIRST:.*]] = arith.cmpi eq, %[[G]], %[[M1]] : i32
+// CHECK-NEXT:      scf.if %[[FIRST]] {
+// CHECK-NEXT:        llvm.store %[[R]], %next_region : i32, !llvm.ptr
+// CHECK-NEXT:        llvm.store %[[ITEM]], %first_item : i64, !llvm.ptr
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        %[[NE:.*]] = arith.cmpi ne, %[[R]], %[[G]] : i32
+// CHECK-NEXT:        scf.if %[[NE]] {
+// CHECK:               %[[SITE:.*]] = arith.extui %[[R]] : i32 to i64
+// CHECK:               %[[SITE2:.*]] = arith.extui %[[G]] : i32 to i64
+// CHECK:               %[[KIND:.*]] = arith.constant 2 : i64
+// CHECK:               atomic.cmpxchg monotonic monotonic %[[REC]][%{{.*}}], %{{.*}}, %[[KIND]]
+// CHECK:               llvm.store %{{.*}}, %diverged : i1, !llvm.ptr
+// CHECK-NEXT:        }
+// CHECK-NEXT:      }
+// After the loops: the group's region, 0 (stop) if it diverged.
+// CHECK:         %[[NEXT:.*]] = llvm.load %next_region : !llvm.ptr -> i32
+// CHECK-NEXT:    %[[D:.*]] = llvm.load %diverged : !llvm.ptr -> i1
+// CHECK-NEXT:    %[[STOP:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[FOLLOW:.*]] = arith.select %[[D]], %[[STOP]], %[[NEXT]] : i32
+// CHECK-NEXT:    cf.switch %[[FOLLOW]] : i32, [
+func.func @part(%out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %lid = mux.get_local_id %d0
+  %c2 = arith.constant 2 : index
+  %lt = arith.cmpi ult, %lid, %c2 : index
+  scf.if %lt {
+    mux.work_group_barrier id(7) scope(work_group) semantics(acq_rel | work_group_memory)
+  }
+  %c = arith.constant 1 : i32
+  memref.store %c, %out[%lid] : memref<?xi32, 1>
+  func.return
+}
+
+// -----
+
+// A scan's step keeps its bound function: every way from the guard returns to region
+// 0 (the kernel's return), so the work-items it skips agree with the ones that run.
+// CHECK-LABEL: func.func private @"step.mux-barrier-bound.1"
+// CHECK-LABEL: func.func @"step.mux-barrier-wrapper"
+// CHECK:         func.call @"step.mux-barrier-bound.1"
+func.func @step(%s: memref<256xi32, 3>, %d: index) attributes {mux.kernel = "entry-point", mux.reqd_work_group_size = array<i32: 256, 1, 1>, mux.max_work_dim = 1 : i32} {
+  %x = arith.constant 0 : i32
+  %lid = mux.get_local_id %x
+  %n = mux.get_local_size %x
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %lid1 = arith.addi %lid, %c1 : index
+  %lid2 = arith.muli %lid1, %c2 : index
+  %end = arith.muli %d, %lid2 : index
+  %i = arith.subi %end, %c1 : index
+  %active = arith.cmpi ult, %i, %n : index
+  scf.if %active {
+    %j = arith.subi %i, %d : index
+    %left = memref.load %s[%j] : memref<256xi32, 3>
+    %mine = memref.load %s[%i] : memref<256xi32, 3>
+    %sum = arith.addi %mine, %left : i32
+    memref.store %sum, %s[%i] : memref<256xi32, 3>
+  }
+  func.return
+}
+
+// -----
+
+// A guard whose work-items reach a barrier the others do not: unchecked it has a
+// bound function (work-item 0 alone, then the last one, whose region id 0 the
+// wrapper follows: work-item 0's barrier is lost); checked it has none, so that
+// every work-item's region id is compared. (Region 1, a return, keeps its bound:
+// every work-item returns 0 there.)
+// CHECK-NOT:     @"lost.mux-barrier-bound.0"
+// CHECK-LABEL: func.func @"lost.mux-barrier-wrapper"
+// CHECK-NOT:     @"lost.mux-barrier-bound.0"
+func.func @lost(%s: memref<64xi32, 3>) attributes {mux.kernel = "entry-point", mux.reqd_work_group_size = array<i32: 64, 1, 1>, mux.max_work_dim = 1 : i32} {
+  %x = arith.constant 0 : i32
+  %lid = mux.get_local_id %x
+  %c0 = arith.constant 0 : index
+  %first = arith.cmpi eq, %lid, %c0 : index
+  scf.if %first {
+    %one = arith.constant 1 : i32
+    memref.store %one, %s[%lid] : memref<64xi32, 3>
+    mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  }
+  func.return
+}
+
+// -----
+
+// A collective scheduled as a barrier is named by its op and its place.
+// CHECK-LABEL: func.func @"sum.mux-barrier-wrapper"
+// CHECK-SAME:      mux.check_sites = ["the kernel's return", "work_group_reduce at {{.*}}work_item_loops_checked.mlir:[[# @LINE + 5]]:3"]
+func.func @sum(%in: memref<?xf32, 1>, %out: memref<?xf32, 1>) attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %lid = mux.get_local_id %d0
+  %v = memref.load %in[%lid] : memref<?xf32, 1>
+  %s = mux.work_group_reduce fadd id(1) %v : f32
+  memref.store %s, %out[%lid] : memref<?xf32, 1>
+  func.return
+}
