@@ -208,7 +208,7 @@ class HostPipeline(ModulePass):
             PrepareBarriersPass(),
             LiftLLVMOpsPass(),  # imported kernels in run-vecz's terms
             RunVeczPass(width=self.vecz_width),
-            WorkItemLoopsPass(sub_group_size=self.sub_group_size),
+            WorkItemLoopsPass(sub_group_size=self.sub_group_size, checked=self.checked),
             VerifyReqdSubGroupSatisfiedPass(),
             AddSchedParamsPass(),
             DefineMuxBuiltinsPass(),

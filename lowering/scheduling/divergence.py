@@ -22,7 +22,7 @@ work-item that ran the region:
 A mismatch is recorded (`lowering.common.check_record.report`: the first fault of
 the launch wins, the others count) with the sites of both barriers (`mux.check_sites`:
 "barrier <id> at file:line:col", a collective's or sub-group operation's name, "the
-kernel's return" for 0) and both work-items' global and local ids. The region's
+return of kernel '<name>'" for 0) and both work-items' global and local ids. The region's
 loops end (every work-item of it was reached), then a group that diverged stops:
 its wrapper returns, so what follows is defined and cannot hang (following either
 id would run work-items in a region they never reached, on live values never
@@ -58,8 +58,10 @@ from lowering.common.builders import INDEX, alloca, build_if, build_if_else, con
 from lowering.common.check_record import Fault, add_site, record_param, report
 from lowering.scheduling.regions import BarrierSplit
 
-RETURN_SITE = "the kernel's return"
-"""The site of region id 0."""
+
+def return_site(kernel: str) -> str:
+    """The site of region id 0: the kernel returned."""
+    return f"the return of kernel '{kernel}'"
 
 
 def barrier_site(barrier: mux.WorkGroupBarrierOp, scheduled: type[Operation] | None):
@@ -107,11 +109,12 @@ class DivergenceCheck:
         the op each barrier made for a collective stands for."""
         index = mux_attrs.CHECK_RECORD.get(wrapper)
         assert index is not None, "prepare_record gave the kernel its record"
-        sites = [add_site(wrapper, RETURN_SITE)]
+        kernel = split.kernel  # in the module, whose table the sites go to
+        sites = [add_site(kernel, return_site(mux_attrs.ORIG_FN.get(wrapper) or ""))]
         for region in split.regions[1:]:
             assert region.barrier is not None
             text = barrier_site(region.barrier, scheduled.get(region.barrier))
-            sites.append(add_site(wrapper, text))
+            sites.append(add_site(kernel, text))
         first_item = alloca(b, i64, "first_item")
         diverged = alloca(b, i1, "diverged")
         b.insert(StoreOp(const(b, False, i1), diverged))

@@ -4,16 +4,16 @@
 // compares the region id each work-item returns with the group's, the first
 // work-item's; a mismatch is a divergent barrier, written to the check record (the
 // kernel's `mux.check_record` parameter, appended here) with the sites of both
-// barriers (`mux.check_sites`) and both work-items, and the group stops after the
+// barriers (the module's `mux.check_sites`) and both work-items, and the group stops after the
 // region's loops. Without `checked` the output is that of the other
 // work_item_loops*.mlir tests.
 
 // A barrier only work-items 0 and 1 reach. Site 0 is the kernel's return (region id
 // 0), site i the barrier region i follows: site = region id + 0.
+// CHECK:       builtin.module attributes {mux.check_sites = ["the return of kernel 'part'", "barrier 7 at {{.*}}work_item_loops_checked.mlir:[[# @LINE + 40]]:5"]}
 // CHECK-LABEL: func.func @"part.mux-barrier-wrapper"
 // CHECK-SAME:      (%out: memref<?xi32, 1 : i64>, %[[REC:[0-9a-z_]+]]: memref<?xi64, 1 : i64>)
 // CHECK-SAME:      mux.check_record = 1 : i64
-// CHECK-SAME:      mux.check_sites = ["the kernel's return", "barrier 7 at {{.*}}work_item_loops_checked.mlir:[[# @LINE + 37]]:5"]
 // CHECK:         %first_item = llvm.alloca
 // CHECK:         %diverged = llvm.alloca
 // CHECK:         llvm.store %{{.*}}, %diverged : i1, !llvm.ptr
@@ -112,8 +112,7 @@ func.func @lost(%s: memref<64xi32, 3>) attributes {mux.kernel = "entry-point", m
 // -----
 
 // A collective scheduled as a barrier is named by its op and its place.
-// CHECK-LABEL: func.func @"sum.mux-barrier-wrapper"
-// CHECK-SAME:      mux.check_sites = ["the kernel's return", "work_group_reduce at {{.*}}work_item_loops_checked.mlir:[[# @LINE + 5]]:3"]
+// CHECK:       builtin.module attributes {mux.check_sites = ["the return of kernel 'sum'", "work_group_reduce at {{.*}}work_item_loops_checked.mlir:[[# @LINE + 5]]:3"]}
 func.func @sum(%in: memref<?xf32, 1>, %out: memref<?xf32, 1>) attributes {mux.kernel = "entry-point"} {
   %d0 = arith.constant 0 : i32
   %lid = mux.get_local_id %d0
