@@ -20,13 +20,14 @@ work-item that ran the region:
     }
 
 A mismatch is recorded (`lowering.common.check_record.report`: the first fault of
-the launch wins, the others count) with the sites of both barriers (`mux.check_sites`:
-"barrier <id> at file:line:col", a collective's or sub-group operation's name, "the
-return of kernel '<name>'" for 0) and both work-items' global and local ids. The region's
-loops end (every work-item of it was reached), then a group that diverged stops:
-its wrapper returns, so what follows is defined and cannot hang (following either
-id would run work-items in a region they never reached, on live values never
-written); the launch raises `mux.KernelError` afterwards.
+the launch wins, the others count) with the sites of both barriers (the module's
+`mux.check_sites`: "barrier <id> at file:line:col", a collective's or sub-group
+operation's name, "the return of kernel '<name>'" for 0) and both work-items'
+global and local ids. The region's loops end (every work-item of it was
+reached), then a group that diverged stops: its wrapper returns, so what follows
+is defined and cannot hang (following either id would run work-items in a region
+they never reached, on live values never written); the launch raises
+`mux.KernelError` afterwards.
 
 Every schedule is covered by the same code: `unordered` and `linear` compare every
 work-item; `once` runs work-item 0 alone, whose id is the group's by the schedule's
