@@ -21,7 +21,7 @@ work-item that ran the region:
 
 A mismatch is recorded (`lowering.common.check_record.report`: the first fault of
 the launch wins, the others count) with the sites of both barriers (the module's
-`mux.check_sites`: "barrier <id> at file:line:col", a collective's or sub-group
+`mux.check_sites`: "the barrier at file:line:col", a collective's or sub-group
 operation's name, "the return of kernel '<name>'" for 0) and both work-items'
 global and local ids. The region's loops end (every work-item of it was
 reached), then a group that diverged stops: its wrapper returns, so what follows
@@ -66,13 +66,17 @@ def return_site(kernel: str) -> str:
 
 
 def barrier_site(barrier: mux.WorkGroupBarrierOp, scheduled: type[Operation] | None):
-    """What a message says of `barrier`: "barrier <id> at file:line:col", or the
+    """What a message says of `barrier`: "the barrier at file:line:col" ("barrier
+    <id>" without a location: ids are the compiler's, `prepare-barriers`), or the
     name of the collective or sub-group operation `scheduled` as it
     (`group_exchanges`)."""
-    what = f"barrier {barrier.id.value.data}"
+    loc = barrier.location
     if scheduled is not None:
         what = scheduled.name.removeprefix("mux.")
-    loc = barrier.location
+    elif isinstance(loc, FileLineColLoc):
+        what = "the barrier"
+    else:
+        return f"barrier {barrier.id.value.data}"
     if isinstance(loc, FileLineColLoc):
         what += f" at {loc.filename.data}:{loc.line.data}:{loc.column.data}"
     return what

@@ -10,7 +10,7 @@
 
 // A barrier only work-items 0 and 1 reach. Site 0 is the kernel's return (region id
 // 0), site i the barrier region i follows: site = region id + 0.
-// CHECK:       builtin.module attributes {mux.check_sites = ["the return of kernel 'part'", "barrier 7 at {{.*}}work_item_loops_checked.mlir:[[# @LINE + 40]]:5"]}
+// CHECK:       builtin.module attributes {mux.check_sites = ["the return of kernel 'part'", "the barrier at {{.*}}work_item_loops_checked.mlir:[[# @LINE + 40]]:5"]}
 // CHECK-LABEL: func.func @"part.mux-barrier-wrapper"
 // CHECK-SAME:      (%out: memref<?xi32, 1 : i64>, %[[REC:[0-9a-z_]+]]: memref<?xi64, 1 : i64>)
 // CHECK-SAME:      mux.check_record = 1 : i64
