@@ -336,6 +336,20 @@ class _RegionAnalysis:
         return None
 
 
+def agreeing_returns(function: func.FuncOp) -> bool:
+    """Whether every work-item running region function `function` returns the
+    same region id: a branch on a value that is not uniform (module docstring:
+    this assumes no data race) leads to one region id only. Checked mode
+    compares the ids of the others at run time."""
+    region = _RegionAnalysis(function, 0)
+    return all(
+        _one_region(block)
+        for block in function.body.blocks
+        if (condition := branch_condition(block)) is not None
+        and not region.uniform(condition)
+    )
+
+
 def _one_region(start: Block) -> bool:
     """Whether every return reachable from `start` returns the same constant region
     id."""

@@ -29,18 +29,25 @@ is defined and cannot hang (following either id would run work-items in a region
 they never reached, on live values never written); the launch raises
 `mux.KernelError` afterwards.
 
-Every schedule is covered by the same code: `unordered` and `linear` compare every
-work-item; `once` runs work-item 0 alone, whose id is the group's by the schedule's
-own contract (the others would do the same), so there is nothing to compare; a
-vectorised kernel's packet returns one id for its work-items, compared per packet
-(named by its first work-item). A region with a bound function
-(`lowering.scheduling.bounds`) skips work-items: checked, it has one only where every
-work-item that passes the guard returns one and the same region, so the skipped ones
-agree with the ones that run (`build_bound_function`'s `checked`). Collectives and
-sub-group operations scheduled as barriers (and so `dma_wait`, when it is one) are
-barriers here too: a sub-group barrier that sub-groups reach at different places is
-legal OpenCL but cannot be scheduled by one loop nest per region, so it is reported
-as well (the site names the sub-group operation).
+A region whose work-items cannot disagree needs no comparison, and its loops are
+those of unchecked mode: where every branch on a value that differs between
+work-items leads to one region id only (`bounds.agreeing_returns`: straight-line
+code between two barriers, a loop around barriers whose trip count is uniform). That
+analysis takes loads from uniform addresses as uniform, as the bound functions do,
+which holds without data races (a race on local memory is checked mode's third
+check). Every other region is compared, and every schedule by the same code:
+`unordered` and `linear` compare every work-item; `once` runs work-item 0 alone,
+whose id is the group's by the schedule's own contract (the others would do the
+same), so there is nothing to compare; a vectorised kernel's packet returns one id
+for its work-items, compared per packet (named by its first work-item). A region
+with a bound function (`lowering.scheduling.bounds`) skips work-items: checked, it
+has one only where every work-item that passes the guard returns one and the same
+region, so the skipped ones agree with the ones that run (`build_bound_function`'s
+`checked`). Collectives and sub-group operations scheduled as barriers (and so
+`dma_wait`, when it is one) are barriers here too: a sub-group barrier that
+sub-groups reach at different places is legal OpenCL but cannot be scheduled by one
+loop nest per region, so it is reported as well (the site names the sub-group
+operation).
 """
 
 from __future__ import annotations
@@ -55,7 +62,13 @@ from xdsl.ir import Operation, SSAValue
 
 from dialects import attributes as mux_attrs
 from dialects import mux
-from lowering.common.builders import INDEX, alloca, build_if, build_if_else, const
+from lowering.common.builders import (
+    INDEX,
+    alloca,
+    build_if,
+    build_if_else,
+    const,
+)
 from lowering.common.check_record import Fault, add_site, record_param, report
 from lowering.scheduling.regions import BarrierSplit
 

@@ -49,7 +49,7 @@ from lowering.common.functions import (
     new_function,
     reachable_from,
 )
-from lowering.scheduling.bounds import build_bound_function
+from lowering.scheduling.bounds import agreeing_returns, build_bound_function
 from lowering.scheduling.divergence import DivergenceCheck, prepare_record
 from lowering.scheduling.group_exchanges import (
     Exchange,
@@ -356,9 +356,12 @@ class _RegionBlocks:
                 self.module, function, looped[0], name, checked
             )
         span = partial(self._span, bound) if bound is not None else None
-        if self.check is not None:
-            self.check.start_region(rb, self.next_region)
-        self.group.run_region(rb, partial(self._call, function), schedule, span)
+        agree = self.check is None or agreeing_returns(function)
+        check = None if agree else self.check
+        if check is not None:
+            check.start_region(rb, self.next_region)
+        call = partial(self._call, function, check)
+        self.group.run_region(rb, call, schedule, span)
         copy_carried(
             rb, self.live, self.layout, self.struct, self.storage, self.count, index
         )
@@ -368,18 +371,23 @@ class _RegionBlocks:
         return live_array(b, self.live, self.layout, self.storage, self.count, slot)
 
     def _call(
-        self, function: func.FuncOp, inner: Builder, linear: SSAValue | None
+        self,
+        function: func.FuncOp,
+        check: DivergenceCheck | None,
+        inner: Builder,
+        linear: SSAValue | None,
     ) -> None:
-        """The call of a region's function for the work-item of `linear` id."""
+        """The call of a region's function for the work-item of `linear` id, its
+        region id compared with the group's if `check`."""
         assert linear is not None
         index = from_index(inner, linear, i64)
         operands = [*self.args, self.storage, index, self.count]
         call = func.CallOp(function.sym_name.data, operands, [i32])
         region = inner.insert(call).res[0]
-        if self.check is None:
+        if check is None:
             inner.insert(StoreOp(region, self.next_region))
         else:
-            self.check.after_call(inner, region, index, self.next_region)
+            check.after_call(inner, region, index, self.next_region)
 
     def _following(self, b: Builder) -> SSAValue:
         """The region id the work-items returned (checked: the group's, 0 if they

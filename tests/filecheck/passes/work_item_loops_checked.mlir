@@ -121,3 +121,28 @@ func.func @sum(%in: memref<?xf32, 1>, %out: memref<?xf32, 1>) attributes {mux.ke
   memref.store %s, %out[%lid] : memref<?xf32, 1>
   func.return
 }
+
+// -----
+
+// Barriers in a loop of uniform trip count: every work-item of a region returns the
+// same id (its branches that differ between work-items lead to one region), so no
+// region compares: the loops are unchecked mode's.
+// CHECK-LABEL: func.func @"uniform.mux-barrier-wrapper"
+// CHECK-NOT:     llvm.store %{{.*}}, %first_item
+// CHECK:         func.return
+func.func @uniform(%s: memref<?xi32, 3>, %steps: index) attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %lid = mux.get_local_id %d0
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %steps step %c1 {
+    %odd = arith.remui %lid, %c1 : index
+    %is = arith.cmpi eq, %odd, %c0 : index
+    scf.if %is {
+      %one = arith.constant 1 : i32
+      memref.store %one, %s[%lid] : memref<?xi32, 3>
+    }
+    mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  }
+  func.return
+}
