@@ -4,30 +4,31 @@ mux-compiler-spec.rst: a barrier's behaviour "is undefined unless all invocation
 the group reach this point". The wrapper (`lowering.scheduling.wrapper`) runs a
 region's function for each work-item and follows the region id they return (0: the
 kernel returned); unchecked, it follows the last work-item's and ignores the others'.
-Checked, each work-item's id is compared with the group's, the id of the first
-work-item that ran the region:
+Checked, the loops keep the least and the greatest id returned, and the first
+work-item that returned each, without a branch (selects on values LLVM keeps in
+registers, so the loops still vectorise); after them the ids are compared:
 
-    %r = func.call @k.mux-barrier-region.<i>(...)
-    %g = llvm.load %next_region               // -1 before the region's first work-item
-    scf.if (%g == -1) {                       // the first: its id is the group's
-      llvm.store %r, %next_region
-      llvm.store %item, %first_item
-    } else {
-      scf.if (%r != %g) {                     // divergence: reported, the group stops
-        <report DIVERGENT_BARRIER: site of %r, this work-item; site of %g, the first>
-        llvm.store true, %diverged
-      }
+    %r = func.call @k.mux-barrier-region.<i>(...)        // per work-item %item
+    llvm.store %r, %next_region
+    %less = arith.cmpi slt, %r, %least                   // from 2^31 - 1
+    %least, %least_item = select %less, (%r, %item), (%least, %least_item)
+    (the same for %greatest, from -1)
+    ...                                                  // after the loops
+    scf.if (%least != %greatest) {
+      <report DIVERGENT_BARRIER: the site of %least and %least_item's ids,
+                                 the site of %greatest and %greatest_item's ids>
     }
+    cf.switch (%least != %greatest ? 0 : %next_region)   // a divergent group stops
 
-A mismatch is recorded (`lowering.common.check_record.report`: the first fault of
-the launch wins, the others count) with the sites of both barriers (the module's
-`mux.check_sites`: "the barrier at file:line:col", a collective's or sub-group
-operation's name, "the return of kernel '<name>'" for 0) and both work-items'
-global and local ids. The region's loops end (every work-item of it was
-reached), then a group that diverged stops: its wrapper returns, so what follows
-is defined and cannot hang (following either id would run work-items in a region
-they never reached, on live values never written); the launch raises
-`mux.KernelError` afterwards.
+A divergence is recorded (`lowering.common.check_record.report`: the first fault of
+the launch wins, the others count: one per divergent group) with the sites of both
+barriers (the module's `mux.check_sites`: "the barrier at file:line:col", a
+collective's or sub-group operation's name, "the return of kernel '<name>'" for 0)
+and both work-items' global and local ids. The region's loops have run every
+work-item (each was reached), then a group that diverged stops: its wrapper
+returns, so what follows is defined and cannot hang (following either id would run
+work-items in a region they never reached, on live values never written); the
+launch raises `mux.KernelError` afterwards.
 
 A region whose work-items cannot disagree needs no comparison, and its loops are
 those of unchecked mode: where every branch on a value that differs between
@@ -56,7 +57,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import FileLineColLoc, i1, i32, i64
+from xdsl.dialects.builtin import FileLineColLoc, i32, i64
 from xdsl.dialects.llvm import LoadOp, StoreOp
 from xdsl.ir import Operation, SSAValue
 
@@ -66,7 +67,6 @@ from lowering.common.builders import (
     INDEX,
     alloca,
     build_if,
-    build_if_else,
     const,
 )
 from lowering.common.check_record import Fault, add_site, record_param, report
@@ -106,14 +106,16 @@ def prepare_record(kernel: func.FuncOp, vector: func.FuncOp | None) -> None:
 @dataclass
 class DivergenceCheck:
     """The wrapper's state for the check: the record, the site of each region id,
-    the first work-item of the region run, whether the group diverged."""
+    and per region run the least and the greatest region id returned and the
+    first work-items that returned them (`slots`, allocas LLVM keeps in
+    registers)."""
 
     record: SSAValue
     sites: list[int]
     """Site `sites[i]` is region id `i`'s."""
     sizes: list[SSAValue]
-    first_item: SSAValue
-    diverged: SSAValue
+    slots: tuple[SSAValue, SSAValue, SSAValue, SSAValue]
+    """The least id (i32), its work-item (i64), the greatest id, its work-item."""
 
     @staticmethod
     def build(
@@ -133,67 +135,84 @@ class DivergenceCheck:
             assert region.barrier is not None
             text = barrier_site(region.barrier, scheduled.get(region.barrier))
             sites.append(add_site(kernel, text))
-        first_item = alloca(b, i64, "first_item")
-        diverged = alloca(b, i1, "diverged")
-        b.insert(StoreOp(const(b, False, i1), diverged))
-        return DivergenceCheck(wrapper.args[index], sites, sizes, first_item, diverged)
+        least, least_item = alloca(b, i32, "least_region"), alloca(b, i64, "least_item")
+        greatest = alloca(b, i32, "greatest_region")
+        greatest_item = alloca(b, i64, "greatest_item")
+        slots = least, least_item, greatest, greatest_item
+        return DivergenceCheck(wrapper.args[index], sites, sizes, slots)
 
     def start_region(self, b: Builder, next_region: SSAValue) -> None:
-        """Before a region's loops: no work-item has run it."""
-        b.insert(StoreOp(const(b, -1, i32), next_region))
+        """Before a region's loops: no id returned yet (least above every id,
+        greatest below)."""
+        least, _, greatest, _ = self.slots
+        b.insert(StoreOp(const(b, 2**31 - 1, i32), least))
+        b.insert(StoreOp(const(b, -1, i32), greatest))
 
     def after_call(
         self, b: Builder, region: SSAValue, item: SSAValue, next_region: SSAValue
     ) -> None:
         """After the call of a region's function for the work-item of linear id
-        `item` (i64) that returned `region`: the first sets the group's id, the
-        others are compared with it (module docstring)."""
-        group = b.insert(LoadOp(next_region, i32)).dereferenced_value
-        first = b.insert(arith.CmpiOp(group, const(b, -1, i32), "eq")).result
-
-        def set_group(inner: Builder) -> list[SSAValue]:
-            inner.insert(StoreOp(region, next_region))
-            inner.insert(StoreOp(item, self.first_item))
-            return []
-
-        def compare(inner: Builder) -> list[SSAValue]:
-            differs = inner.insert(arith.CmpiOp(region, group, "ne")).result
-            build_if(inner, differs, lambda cold: self._report(cold, region, group))
-            return []
-
-        build_if_else(b, first, [], set_group, compare)
+        `item` (i64) that returned `region`: the least and greatest ids so far
+        and their first work-items, without a branch (module docstring)."""
+        b.insert(StoreOp(region, next_region))
+        least, least_item, greatest, greatest_item = self.slots
+        for bound, bound_item, predicate in (
+            (least, least_item, "slt"),
+            (greatest, greatest_item, "sgt"),
+        ):
+            old = b.insert(LoadOp(bound, i32)).dereferenced_value
+            old_item = b.insert(LoadOp(bound_item, i64)).dereferenced_value
+            beyond = b.insert(arith.CmpiOp(region, old, predicate)).result
+            new = b.insert(arith.SelectOp(beyond, region, old)).result
+            new_item = b.insert(arith.SelectOp(beyond, item, old_item)).result
+            b.insert(StoreOp(new, bound))
+            b.insert(StoreOp(new_item, bound_item))
 
     def following(self, b: Builder, next_region: SSAValue) -> SSAValue:
-        """The region to run next: the group's, 0 (stop) if it diverged."""
+        """The region to run next: the group's, or 0 (stop) if its work-items
+        returned different ids, which is then reported."""
         group = b.insert(LoadOp(next_region, i32)).dereferenced_value
-        diverged = b.insert(LoadOp(self.diverged, i1)).dereferenced_value
+        least, least_item, greatest, greatest_item = (
+            b.insert(LoadOp(slot, t)).dereferenced_value
+            for slot, t in zip(self.slots, (i32, i64) * 2, strict=True)
+        )
+        diverged = b.insert(arith.CmpiOp(least, greatest, "ne")).result
+        pairs = (least, least_item), (greatest, greatest_item)
+        build_if(b, diverged, lambda cold: self._report(cold, *pairs))
         stop = const(b, 0, i32)
         return b.insert(arith.SelectOp(diverged, stop, group)).result
 
-    def _report(self, b: Builder, region: SSAValue, group: SSAValue) -> None:
-        """Records the divergence of the current work-item (its local ids set by
-        the loops) from the first one."""
+    def _report(
+        self,
+        b: Builder,
+        first: tuple[SSAValue, SSAValue],
+        second: tuple[SSAValue, SSAValue],
+    ) -> None:
+        """Records that the work-item `first[1]` (a local linear id) reached the
+        region `first[0]`, and `second[1]` the region `second[0]`. Their global
+        ids are the last work-item's (its local ids are still set) moved by the
+        difference of local ids: the same group."""
         local = [b.insert(mux.GetLocalIdOp(const(b, d, i32))).result for d in range(3)]
         glob = [b.insert(mux.GetGlobalIdOp(const(b, d, i32))).result for d in range(3)]
-        first = b.insert(LoadOp(self.first_item, i64)).dereferenced_value
-        first_local = self._local_ids(b, first)
-        # same group: the first's global id is ours moved by the local difference
-        first_global = [
-            b.insert(arith.AddiOp(b.insert(arith.SubiOp(g, lo)).result, f)).result
-            for g, lo, f in zip(glob, local, first_local, strict=True)
-        ]
+        ids = []
+        for _, item in (first, second):
+            item_local = self._local_ids(b, item)
+            item_global = [
+                b.insert(arith.AddiOp(b.insert(arith.SubiOp(g, lo)).result, f)).result
+                for g, lo, f in zip(glob, local, item_local, strict=True)
+            ]
+            ids.append((item_global, item_local))
         report(
             b,
             self.record,
             Fault.DIVERGENT_BARRIER,
-            self._site(b, region),
-            global_id=glob,
-            local_id=local,
-            site2=self._site(b, group),
-            global_id2=first_global,
-            local_id2=first_local,
+            self._site(b, first[0]),
+            global_id=ids[0][0],
+            local_id=ids[0][1],
+            site2=self._site(b, second[0]),
+            global_id2=ids[1][0],
+            local_id2=ids[1][1],
         )
-        b.insert(StoreOp(const(b, True, i1), self.diverged))
 
     def _local_ids(self, b: Builder, item: SSAValue) -> list[SSAValue]:
         """The local ids (x, y, z) of local linear id `item` (i64)."""

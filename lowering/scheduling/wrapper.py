@@ -293,6 +293,8 @@ class _RegionBlocks:
         self.storage.name_hint = "live"
         self.next_region = alloca(b, i32, "next_region")
         self.check: DivergenceCheck | None = None
+        self.comparing: DivergenceCheck | None = None
+        """`check`, while building a region whose work-items may disagree."""
         """Checked mode's comparison of the work-items' region ids."""
 
     def build(
@@ -357,7 +359,7 @@ class _RegionBlocks:
             )
         span = partial(self._span, bound) if bound is not None else None
         agree = self.check is None or agreeing_returns(function)
-        check = None if agree else self.check
+        check = self.comparing = None if agree else self.check
         if check is not None:
             check.start_region(rb, self.next_region)
         call = partial(self._call, function, check)
@@ -392,8 +394,8 @@ class _RegionBlocks:
     def _following(self, b: Builder) -> SSAValue:
         """The region id the work-items returned (checked: the group's, 0 if they
         diverged)."""
-        if self.check is not None:
-            return self.check.following(b, self.next_region)
+        if self.comparing is not None:
+            return self.comparing.following(b, self.next_region)
         return b.insert(LoadOp(self.next_region, i32)).dereferenced_value
 
     def _span(self, bound: func.FuncOp, inner: Builder) -> tuple[SSAValue, SSAValue]:

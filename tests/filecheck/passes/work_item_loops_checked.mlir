@@ -1,48 +1,59 @@
 // RUN: mux-opt --split-input-file %s -p 'work-item-loops{checked=true}' | filecheck %s
 //
 // work-item-loops in checked mode (lowering/scheduling/divergence.py): the wrapper
-// compares the region id each work-item returns with the group's, the first
-// work-item's; a mismatch is a divergent barrier, written to the check record (the
-// kernel's `mux.check_record` parameter, appended here) with the sites of both
-// barriers (the module's `mux.check_sites`) and both work-items, and the group stops after the
-// region's loops. Without `checked` the output is that of the other
-// work_item_loops*.mlir tests.
+// keeps the least and the greatest region id the work-items return, and the first
+// work-item returning each; after the loops different ids are a divergent barrier,
+// written to the check record (the kernel's `mux.check_record` parameter, appended
+// here) with the sites of both barriers (the module's `mux.check_sites`) and both
+// work-items, and the group stops. Without `checked` the output is that of the
+// other work_item_loops*.mlir tests.
 
 // A barrier only work-items 0 and 1 reach. Site 0 is the kernel's return (region id
 // 0), site i the barrier region i follows: site = region id + 0.
-// CHECK:       builtin.module attributes {mux.check_sites = ["the return of kernel 'part'", "the barrier at {{.*}}work_item_loops_checked.mlir:[[# @LINE + 40]]:5"]}
+// CHECK:       builtin.module attributes {mux.check_sites = ["the return of kernel 'part'", "the barrier at {{.*}}work_item_loops_checked.mlir:[[# @LINE + 51]]:5"]}
 // CHECK-LABEL: func.func @"part.mux-barrier-wrapper"
 // CHECK-SAME:      (%out: memref<?xi32, 1 : i64>, %[[REC:[0-9a-z_]+]]: memref<?xi64, 1 : i64>)
 // CHECK-SAME:      mux.check_record = 1 : i64
-// CHECK:         %first_item = llvm.alloca
-// CHECK:         %diverged = llvm.alloca
-// CHECK:         llvm.store %{{.*}}, %diverged : i1, !llvm.ptr
-// Before the loops no work-item has run the region: -1.
-// CHECK:         %[[NONE:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    llvm.store %[[NONE]], %next_region : i32, !llvm.ptr
+// CHECK:         %least_region = llvm.alloca
+// CHECK:         %least_item = llvm.alloca
+// CHECK:         %greatest_region = llvm.alloca
+// CHECK:         %greatest_item = llvm.alloca
+// Before the loops: the least id above every id, the greatest below.
+// CHECK:         %[[MAX:.*]] = arith.constant 2147483647 : i32
+// CHECK-NEXT:    llvm.store %[[MAX]], %least_region : i32, !llvm.ptr
+// CHECK-NEXT:    %[[M1:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    llvm.store %[[M1]], %greatest_region : i32, !llvm.ptr
+// Per work-item, without a branch: the least and greatest ids and their work-items.
 // CHECK:           %[[ITEM:.*]] = arith.index_cast %{{.*}} : index to i64
 // CHECK-NEXT:      %[[R:.*]] = func.call @"part.mux-barrier-region.0"(%out, %[[REC]], %live, %[[ITEM]], %{{.*}})
-// CHECK-NEXT:      %[[G:.*]] = llvm.load %next_region : !llvm.ptr -> i32
-// CHECK-NEXT:      %[[M1:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:      %[[FIRST:.*]] = arith.cmpi eq, %[[G]], %[[M1]] : i32
-// CHECK-NEXT:      scf.if %[[FIRST]] {
-// CHECK-NEXT:        llvm.store %[[R]], %next_region : i32, !llvm.ptr
-// CHECK-NEXT:        llvm.store %[[ITEM]], %first_item : i64, !llvm.ptr
-// CHECK-NEXT:      } else {
-// CHECK-NEXT:        %[[NE:.*]] = arith.cmpi ne, %[[R]], %[[G]] : i32
-// CHECK-NEXT:        scf.if %[[NE]] {
-// CHECK:               %[[SITE:.*]] = arith.extui %[[R]] : i32 to i64
-// CHECK:               %[[SITE2:.*]] = arith.extui %[[G]] : i32 to i64
-// CHECK:               %[[KIND:.*]] = arith.constant 2 : i64
-// CHECK:               atomic.cmpxchg monotonic monotonic %[[REC]][%{{.*}}], %{{.*}}, %[[KIND]]
-// CHECK:               llvm.store %{{.*}}, %diverged : i1, !llvm.ptr
-// CHECK-NEXT:        }
-// CHECK-NEXT:      }
-// After the loops: the group's region, 0 (stop) if it diverged.
+// CHECK-NEXT:      llvm.store %[[R]], %next_region : i32, !llvm.ptr
+// CHECK-NEXT:      %[[L:.*]] = llvm.load %least_region : !llvm.ptr -> i32
+// CHECK-NEXT:      %[[LI:.*]] = llvm.load %least_item : !llvm.ptr -> i64
+// CHECK-NEXT:      %[[LESS:.*]] = arith.cmpi slt, %[[R]], %[[L]] : i32
+// CHECK-NEXT:      %[[L2:.*]] = arith.select %[[LESS]], %[[R]], %[[L]] : i32
+// CHECK-NEXT:      %[[LI2:.*]] = arith.select %[[LESS]], %[[ITEM]], %[[LI]] : i64
+// CHECK-NEXT:      llvm.store %[[L2]], %least_region : i32, !llvm.ptr
+// CHECK-NEXT:      llvm.store %[[LI2]], %least_item : i64, !llvm.ptr
+// CHECK-NEXT:      %[[G:.*]] = llvm.load %greatest_region : !llvm.ptr -> i32
+// CHECK-NEXT:      %[[GI:.*]] = llvm.load %greatest_item : !llvm.ptr -> i64
+// CHECK-NEXT:      %[[MORE:.*]] = arith.cmpi sgt, %[[R]], %[[G]] : i32
+// CHECK:         }
+// After the loops: a report if the ids differ (the sites are the ids + 0), and the
+// group stops.
 // CHECK:         %[[NEXT:.*]] = llvm.load %next_region : !llvm.ptr -> i32
-// CHECK-NEXT:    %[[D:.*]] = llvm.load %diverged : !llvm.ptr -> i1
+// CHECK-NEXT:    %[[LEAST:.*]] = llvm.load %least_region : !llvm.ptr -> i32
+// CHECK-NEXT:    %{{.*}} = llvm.load %least_item : !llvm.ptr -> i64
+// CHECK-NEXT:    %[[GREATEST:.*]] = llvm.load %greatest_region : !llvm.ptr -> i32
+// CHECK-NEXT:    %{{.*}} = llvm.load %greatest_item : !llvm.ptr -> i64
+// CHECK-NEXT:    %[[DIVERGED:.*]] = arith.cmpi ne, %[[LEAST]], %[[GREATEST]] : i32
+// CHECK-NEXT:    scf.if %[[DIVERGED]] {
+// CHECK:           %[[SITE:.*]] = arith.extui %[[LEAST]] : i32 to i64
+// CHECK:           %[[SITE2:.*]] = arith.extui %[[GREATEST]] : i32 to i64
+// CHECK:           %[[KIND:.*]] = arith.constant 2 : i64
+// CHECK:           atomic.cmpxchg monotonic monotonic %[[REC]][%{{.*}}], %{{.*}}, %[[KIND]]
+// CHECK:         }
 // CHECK-NEXT:    %[[STOP:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[FOLLOW:.*]] = arith.select %[[D]], %[[STOP]], %[[NEXT]] : i32
+// CHECK-NEXT:    %[[FOLLOW:.*]] = arith.select %[[DIVERGED]], %[[STOP]], %[[NEXT]] : i32
 // CHECK-NEXT:    cf.switch %[[FOLLOW]] : i32, [
 func.func @part(%out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
   %d0 = arith.constant 0 : i32
@@ -128,7 +139,7 @@ func.func @sum(%in: memref<?xf32, 1>, %out: memref<?xf32, 1>) attributes {mux.ke
 // same id (its branches that differ between work-items lead to one region), so no
 // region compares: the loops are unchecked mode's.
 // CHECK-LABEL: func.func @"uniform.mux-barrier-wrapper"
-// CHECK-NOT:     llvm.store %{{.*}}, %first_item
+// CHECK-NOT:     llvm.store %{{.*}}, %least_item
 // CHECK:         func.return
 func.func @uniform(%s: memref<?xi32, 3>, %steps: index) attributes {mux.kernel = "entry-point"} {
   %d0 = arith.constant 0 : i32
