@@ -210,7 +210,7 @@ class HostPipeline(ModulePass):
             LiftLLVMOpsPass(),  # imported kernels in run-vecz's terms
             RunVeczPass(width=self.vecz_width),
             *([CheckAccessBoundsPass()] if self.checked else []),
-            WorkItemLoopsPass(sub_group_size=self.sub_group_size),
+            WorkItemLoopsPass(sub_group_size=self.sub_group_size, checked=self.checked),
             VerifyReqdSubGroupSatisfiedPass(),
             AddSchedParamsPass(),
             DefineMuxBuiltinsPass(),

@@ -72,7 +72,13 @@ Barriers are uniform (mux-compiler-spec.rst: "the behaviour is undefined unless 
 invocations in the group reach this point"): the region that runs next is the one the
 last work-item of the loops returned. If work-items of one group disagree (a barrier
 reached non-uniformly), the others' choice is ignored: their remaining work is lost
-or they run a region they did not reach; nothing else is checked.
+or they run a region they did not reach. With the option `checked` (checked mode,
+docs/checked.md) the wrapper compares them instead: a kernel with barriers gets the
+check record parameter (`mux.check_record`), the wrapper keeps the least and the
+greatest region id of each region it runs, and different ids are reported as a
+divergent barrier (`lowering/scheduling/divergence.py`), after which the group
+stops. Regions whose work-items cannot disagree are not compared, and a bound
+function is made only where the work-items it skips agree with those that run.
 
 "Newly-created functions steal the mux-kernel attributes from the original
 functions": the wrapper takes `@k`'s entry-point attribute and metadata, records
@@ -130,6 +136,10 @@ class WorkItemLoopsPass(ModulePass):
     """The sub-group size of kernels without a `mux.reqd_sub_group_size` (the
     spec's default is 1)."""
 
+    checked: bool = False
+    """Checked mode (issue 17): work-items of a group that reach different barriers
+    are reported in the check record (`lowering.scheduling.divergence`)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:  # the compile option's rule, spelled as the pass option
             check_sub_group_size(self.sub_group_size, "sub-group-size")
@@ -139,7 +149,8 @@ class WorkItemLoopsPass(ModulePass):
         if self.builds_barrier_regions(op):
             lower_scf_to_cf(op)  # barrier regions are found on the CFG
         for kernel in kernels:
-            for new in schedule_kernel(op, kernel, self._size(kernel)):
+            size = self._size(kernel)
+            for new in schedule_kernel(op, kernel, size, self.checked):
                 op.body.block.insert_op_after(new, kernel)
                 kernel = new
 

@@ -71,6 +71,16 @@ def _out_of_bounds(fault: FaultReport) -> str:
     )
 
 
+def _divergent_barrier(fault: FaultReport) -> str:
+    # the second work-item is the first of its group to run the region: the one
+    # whose barrier the group follows (lowering/scheduling/divergence.py)
+    return (
+        "work-items of one work-group reached different barriers: the work-item "
+        f"of {fault.work_item} reached {fault.site}, the work-item of "
+        f"{fault.work_item2} reached {fault.site2} (the work-group stopped there)"
+    )
+
+
 def _generic(fault: FaultReport) -> str:
     second = (
         f"; and {fault.site2} by the work-item of {fault.work_item2}"
@@ -85,6 +95,7 @@ def _generic(fault: FaultReport) -> str:
 
 FORMATTERS: dict[Fault, Callable[[FaultReport], str]] = {
     Fault.OUT_OF_BOUNDS: _out_of_bounds,
+    Fault.DIVERGENT_BARRIER: _divergent_barrier,
 }
 """The message of each kind of fault (after "kernel 'k': "); a kind without
 one gets `_generic`'s."""

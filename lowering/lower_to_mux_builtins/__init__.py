@@ -88,7 +88,7 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import IntegerType, ModuleOp, i32, i64
+from xdsl.dialects.builtin import FileLineColLoc, IntegerType, ModuleOp, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -339,8 +339,23 @@ def _plan(call: func.CallOp, d: Demangled, builtin: Builtin) -> Build:
 
 def _replace(call: func.CallOp, build: Build) -> None:
     b = Builder(InsertPoint.before(call))
+    before, block = call.prev_op, call.parent_block()
     result = build(b)
+    assert block is not None
+    _locate(before.next_op if before is not None else block.first_op, call)
     Rewriter.replace_op(call, [], [result] if result is not None else [])
+
+
+def _locate(first: Operation | None, call: func.CallOp) -> None:
+    """Gives the ops from `first` up to `call` (what replaces it) the call's
+    location where they have none: checked mode's messages name the line of a
+    barrier (`lowering.scheduling.divergence`)."""
+    op = first
+    while op is not None and op is not call:
+        for inner in op.walk():
+            if not isinstance(inner.location, FileLineColLoc):
+                inner.location = call.location
+        op = op.next_op
 
 
 def bool_of(b: Builder, value: SSAValue) -> SSAValue:

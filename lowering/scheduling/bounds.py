@@ -342,6 +342,31 @@ class _RegionAnalysis:
         return None
 
 
+def agreeing_returns(function: func.FuncOp) -> bool:
+    """Whether every work-item running region function `function` returns the
+    same region id: a branch on a value that is not uniform (module docstring:
+    this assumes no data race) leads to one region id only. Checked mode
+    compares the ids of the others at run time."""
+    region = _RegionAnalysis(function, 0)
+    return all(
+        _one_region(block)
+        for block in function.body.blocks
+        if (condition := branch_condition(block)) is not None
+        and not region.uniform(condition)
+    )
+
+
+def _one_region(start: Block) -> bool:
+    """Whether every return reachable from `start` returns the same constant region
+    id."""
+    ids = {
+        constant_int(block.last_op.arguments[0])
+        for block in reachable([start], successors)
+        if isinstance(block.last_op, func.ReturnOp)
+    }
+    return len(ids) == 1 and None not in ids
+
+
 def _block_of(value: SSAValue) -> Block | None:
     if isinstance(value, BlockArgument):
         return value.block
@@ -468,12 +493,19 @@ class _Emitter:
 
 
 def build_bound_function(
-    module: ModuleOp, region_function: func.FuncOp, dim: int, name: str
+    module: ModuleOp,
+    region_function: func.FuncOp,
+    dim: int,
+    name: str,
+    checked: bool = False,
 ) -> func.FuncOp | None:
     """`@name(<region_function's params but %item>) -> (index, index)`: the range
     `[lo, hi)` of dimension `dim` (the innermost looped one) outside of which no
     work-item does anything of its own in the region; None if the region gives no
-    such bound (module docstring). The helpers it calls are added to `module`."""
+    such bound (module docstring). The helpers it calls are added to `module`.
+    `checked` (checked mode's barrier divergence): a guard counts only if every
+    way from it returns the same region, so that the work-items it skips, whose
+    region ids nobody compares, agree with those that run."""
     region = _RegionAnalysis(region_function, dim)
     if not region.closed():
         return None
@@ -484,6 +516,8 @@ def build_bound_function(
             continue
         effect = region.first_effect(block)
         conditions = region.guard(block) if effect is None else None
+        if checked and conditions is not None and not _one_region(block):
+            conditions = None
         if effect is None and isinstance(block.last_op, func.ReturnOp):
             exits[block], useful = None, True  # the same for every work-item
         elif conditions is not None:

@@ -175,6 +175,7 @@ def make_exchanges(
                 id_, next_id = next_id, next_id + 1
             # the exchange orders no memory: relaxed (no fence between the loops)
             barrier = mux.WorkGroupBarrierOp(id_, MemScope.WORK_GROUP, [])
+        barrier.location = op.location  # where a checked-mode message points
         b.insert(barrier)
         result_slot = None
         if op.results and op.results[0].uses:

@@ -50,7 +50,8 @@ from lowering.common.functions import (
     new_function,
     reachable_from,
 )
-from lowering.scheduling.bounds import build_bound_function
+from lowering.scheduling.bounds import agreeing_returns, build_bound_function
+from lowering.scheduling.divergence import DivergenceCheck, prepare_record
 from lowering.scheduling.group_exchanges import (
     Exchange,
     GroupShape,
@@ -87,12 +88,21 @@ def scheduled_ops(sub_group_size: int | None) -> tuple[type[Operation], ...]:
 
 
 def schedule_kernel(
-    module: ModuleOp, kernel: func.FuncOp, sub_group_size: int | None
+    module: ModuleOp,
+    kernel: func.FuncOp,
+    sub_group_size: int | None,
+    checked: bool = False,
 ) -> list[func.FuncOp]:
     """The new functions for `kernel` with sub-groups of `sub_group_size` (None:
     degenerate): its region functions and bound functions (if it has barriers),
-    then the wrapper."""
+    then the wrapper. `checked`: the wrapper checks that the work-items of a group
+    agree on the barrier they reach (`lowering.scheduling.divergence`)."""
     _check_kernel(module, kernel, sub_group_size)
+    scheduled = scheduled_ops(sub_group_size)
+    checked = checked and any(isinstance(o, scheduled) for o in kernel.walk())
+    if checked:
+        vector = _vector_kernel(module, kernel)
+        prepare_record(kernel, vector[1] if vector is not None else None)
     used = _ops_reachable(module, kernel)
     base = base_name(kernel)
     wrapper, b = _new_wrapper(kernel, base, sub_group_size)
@@ -122,6 +132,9 @@ def schedule_kernel(
         for r in split.regions
     ]
     blocks = _RegionBlocks(module, b, wrapper, group, live, struct, exchanges)
+    if checked:
+        ops = {barrier: exchange.op for barrier, exchange in exchanges.items()}
+        blocks.check = DivergenceCheck.build(b, wrapper, split, ops, group.sizes)
     bounds = blocks.build(b, split, regions)
     return [*regions, *bounds, wrapper]
 
@@ -280,6 +293,10 @@ class _RegionBlocks:
         self.storage = b.insert(AllocaOp(size, i8, self.layout.alignment)).res
         self.storage.name_hint = "live"
         self.next_region = alloca(b, i32, "next_region")
+        self.check: DivergenceCheck | None = None
+        self.comparing: DivergenceCheck | None = None
+        """`check`, while building a region whose work-items may disagree."""
+        """Checked mode's comparison of the work-items' region ids."""
 
     def build(
         self, b: Builder, split: BarrierSplit, functions: list[func.FuncOp]
@@ -299,7 +316,7 @@ class _RegionBlocks:
             bound = self._region(rb, region.barrier, region.index, function)
             if bound is not None:
                 bounds.append(bound)
-            following = rb.insert(LoadOp(self.next_region, i32)).dereferenced_value
+            following = self._following(rb)
             cases = list(range(1, len(functions)))
             rb.insert(
                 cf.SwitchOp(
@@ -337,9 +354,17 @@ class _RegionBlocks:
         bound = None
         if looped and self.group.x_step is None:  # packets run whole: no bound
             name = function.sym_name.data.replace(REGION_SUFFIX, BOUND_SUFFIX)
-            bound = build_bound_function(self.module, function, looped[0], name)
+            checked = self.check is not None
+            bound = build_bound_function(
+                self.module, function, looped[0], name, checked
+            )
         span = partial(self._span, bound) if bound is not None else None
-        self.group.run_region(rb, partial(self._call, function), schedule, span)
+        agree = self.check is None or agreeing_returns(function)
+        check = self.comparing = None if agree else self.check
+        if check is not None:
+            check.start_region(rb, self.next_region)
+        call = partial(self._call, function, check)
+        self.group.run_region(rb, call, schedule, span)
         copy_carried(
             rb, self.live, self.layout, self.struct, self.storage, self.count, index
         )
@@ -349,14 +374,30 @@ class _RegionBlocks:
         return live_array(b, self.live, self.layout, self.storage, self.count, slot)
 
     def _call(
-        self, function: func.FuncOp, inner: Builder, linear: SSAValue | None
+        self,
+        function: func.FuncOp,
+        check: DivergenceCheck | None,
+        inner: Builder,
+        linear: SSAValue | None,
     ) -> None:
-        """The call of a region's function for the work-item of `linear` id."""
+        """The call of a region's function for the work-item of `linear` id, its
+        region id compared with the group's if `check`."""
         assert linear is not None
         index = from_index(inner, linear, i64)
         operands = [*self.args, self.storage, index, self.count]
         call = func.CallOp(function.sym_name.data, operands, [i32])
-        inner.insert(StoreOp(inner.insert(call).res[0], self.next_region))
+        region = inner.insert(call).res[0]
+        if check is None:
+            inner.insert(StoreOp(region, self.next_region))
+        else:
+            check.after_call(inner, region, index, self.next_region)
+
+    def _following(self, b: Builder) -> SSAValue:
+        """The region id the work-items returned (checked: the group's, 0 if they
+        diverged)."""
+        if self.comparing is not None:
+            return self.comparing.following(b, self.next_region)
+        return b.insert(LoadOp(self.next_region, i32)).dereferenced_value
 
     def _span(self, bound: func.FuncOp, inner: Builder) -> tuple[SSAValue, SSAValue]:
         """The call of a bound function: `lo, hi`."""

@@ -8,7 +8,7 @@
 //
 // An option the pass does not have, with the options it has.
 // RUN: not mux-opt %s -p 'work-item-loops{bogus=1}' 2>&1 | filecheck %s --check-prefix=OPTION
-// OPTION: mux-opt: pass 'work-item-loops' has no option 'bogus' (options: sub-group-size)
+// OPTION: mux-opt: pass 'work-item-loops' has no option 'bogus' (options: sub-group-size, checked)
 // OPTION-NOT: Traceback
 // RUN: not mux-opt %s -p 'host{bogus=1}' 2>&1 | filecheck %s --check-prefix=HOST
 // HOST: mux-opt: pass 'host' has no option 'bogus' (options: kernel, local-sizes, fast, software-wgc, sub-group-size, vecz-width, checked, to-llvm, start, stop)
