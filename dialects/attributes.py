@@ -361,6 +361,17 @@ CHECK_SITES = MuxAttribute[tuple[str, ...]](
 """Ours, checked mode: what each check site of the kernel is, in words
 (`lowering.common.check_record.add_site`); a fault names its site by index."""
 
+LOCAL_SHADOW = MuxAttribute[int](
+    "mux.local_shadow",
+    "is a parameter index: an i64 >= 0",
+    lambda a: _int(a, i64, 0),
+    lambda v: IntegerAttr(v, i64),
+)
+"""Ours, checked mode: parameter `index` of the kernel is the shadow memory of
+its work-group's local memory (`check-local-races`, `lowering.common.local_shadow`),
+a `memref<?xi64>`. Hidden from the runtime like `mux.local_vars_param`:
+`add-kernel-wrapper` allocates it per work-group, with the local memory."""
+
 
 def _vecz_link(attr: Attribute) -> tuple[int, str]:
     if not (isinstance(attr, ArrayAttr) and len(attr.data) == 2):
@@ -433,6 +444,7 @@ FUNCTION_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     LOCAL_VARS_PARAM,
     CHECK_RECORD,
     CHECK_SITES,
+    LOCAL_SHADOW,
 )
 MODULE_ATTRIBUTES: tuple[MuxAttribute, ...] = (SCHEDULING_PARAMS,)
 _BY_NAME = {

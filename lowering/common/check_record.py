@@ -142,7 +142,7 @@ def report(
     local_id: Sequence[SSAValue],
     a: SSAValue | None = None,
     b: SSAValue | None = None,
-    site2: int | None = None,
+    site2: int | SSAValue | None = None,
     global_id2: Sequence[SSAValue] = (),
     local_id2: Sequence[SSAValue] = (),
 ) -> None:
@@ -169,8 +169,9 @@ def report(
         (B, operand_b),
     ]
     fields += _ids(GLOBAL_ID, global_id) + _ids(LOCAL_ID, local_id)
-    if site2 is not None:
-        fields.append((SITE2, const(bld, site2, i64)))
+    if site2 is not None:  # a value: a site found at run time (a race's other)
+        second = const(bld, site2, i64) if isinstance(site2, int) else site2
+        fields.append((SITE2, second))
     fields += _ids(GLOBAL_ID2, global_id2) + _ids(LOCAL_ID2, local_id2)
     for word, value in fields:
         if value is None:

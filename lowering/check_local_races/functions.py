@@ -1,0 +1,187 @@
+"""The two functions `check-local-races` calls, defined once in the module.
+
+`@__mux_check_local_access(%shadow, %address, %bytes, %access) -> i64` checks
+and records an access of `%bytes` bytes at `%address` (an integer) by the
+access word `%access` (`lowering.common.local_shadow`: kind, work-item, site);
+it returns 0, or the word of the earlier access it races with (its kind, its
+work-item, its site) for the first byte that races. An address outside the
+work-group's local memory is not checked (an access out of bounds is the
+bounds check's to report) and leaves the shadow alone.
+
+`@__mux_check_local_epoch(%shadow)`, called after each barrier: zeroes the
+shadow of every byte if `DIRTY` is set, and clears it.
+
+A byte's word `old` and the access `new` (kind `k`, work-item `v`, site `s`)
+give, when `old` is 0, `new`; when every work-item in `old` is `v` (the same
+work-item again), the stronger of the two accesses (`k >= kind(old)`: `new`,
+else `old`); otherwise (another work-item `o` accessed it) a race unless both
+are reads or both atomic, in which case `old` gets `SHARED` with `v` and `s`
+second (if it had no second yet). Merging a work-item's accesses into its
+strongest loses some races (a work-item's atomic then read, and another's
+plain read), never invents one: the word only ever claims accesses that
+happened.
+"""
+
+from __future__ import annotations
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, func, memref
+from xdsl.dialects.builtin import IndexType, ModuleOp, i1, i64
+from xdsl.ir import SSAValue
+
+from lowering.common import local_shadow as ls
+from lowering.common.builders import (
+    build_for,
+    build_for_carrying,
+    build_if,
+    build_if_else,
+    const,
+)
+from lowering.common.functions import functions, mark_internal, new_function
+
+ACCESS = ls.ACCESS
+EPOCH = ls.EPOCH
+
+
+class _I64:
+    """Terse i64 arithmetic at a builder."""
+
+    def __init__(self, b: Builder):
+        self.b = b
+
+    def c(self, value: int) -> SSAValue:
+        return const(self.b, value, i64)
+
+    def op(self, cls: type, x: SSAValue, y: SSAValue | int) -> SSAValue:
+        y = self.c(y) if isinstance(y, int) else y
+        return self.b.insert(cls(x, y)).result
+
+    def field(self, word: SSAValue, shift: int, mask: int) -> SSAValue:
+        return self.op(arith.AndIOp, self.op(arith.ShRUIOp, word, shift), mask)
+
+    def cmp(self, pred: str, x: SSAValue, y: SSAValue | int) -> SSAValue:
+        y = self.c(y) if isinstance(y, int) else y
+        return self.b.insert(arith.CmpiOp(x, y, pred)).result
+
+    def not_(self, x: SSAValue) -> SSAValue:
+        return self.b.insert(arith.XOrIOp(x, const(self.b, True, i1))).result
+
+    def select(self, cond: SSAValue, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.b.insert(arith.SelectOp(cond, x, y)).result
+
+
+def define(module: ModuleOp) -> None:
+    """Adds the two functions to `module` unless it has them."""
+    have = functions(module)
+    for name, build in ((ACCESS, _access), (EPOCH, _epoch)):
+        if name not in have:
+            fn = build()
+            mark_internal(fn)
+            module.body.block.add_op(fn)
+
+
+def _access() -> func.FuncOp:
+    fn, b = new_function(
+        ACCESS,
+        [ls.SHADOW_TYPE, i64, i64, i64],
+        [i64],
+        ["shadow", "address", "bytes", "access"],
+    )
+    shadow, address, size, access = fn.args
+    n = _I64(b)
+    base = _load(b, shadow, const(b, ls.BASE))
+    offset = n.op(arith.SubiOp, address, base)
+    end = n.op(arith.AddiOp, offset, size)
+    inside = n.op(
+        arith.AndIOp,
+        n.cmp("ule", end, _load(b, shadow, const(b, ls.BYTES))),
+        n.cmp("ule", offset, end),  # no wrap-around: offset >= 0
+    )
+
+    def check(inner: Builder) -> list[SSAValue]:
+        first = inner.insert(arith.IndexCastOp(offset, IndexType())).result
+        first = inner.insert(arith.AddiOp(first, const(inner, ls.HEADER_WORDS)))
+        count = inner.insert(arith.IndexCastOp(size, IndexType())).result
+
+        def byte(body: Builder, i: SSAValue, found: list[SSAValue]) -> list[SSAValue]:
+            at = body.insert(arith.AddiOp(first.result, i)).result
+            old = _load(body, shadow, at)
+            new, race = _step(_I64(body), old, access)
+            body.insert(memref.StoreOp.get(new, shadow, [at]))
+            m = _I64(body)
+            return [m.select(m.cmp("ne", found[0], 0), found[0], race)]
+
+        loop = build_for_carrying(
+            inner, const(inner, 0), count, const(inner, 1), [const(inner, 0, i64)], byte
+        )
+        return [loop.results[0]]
+
+    result = build_if_else(b, inside, [i64], check, lambda e: [const(e, 0, i64)])
+    b.insert(func.ReturnOp(result.results[0]))
+    return fn
+
+
+def _step(n: _I64, old: SSAValue, new: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """The byte's next word and the race (0: none) when `new` meets `old`."""
+    kind = n.op(arith.AndIOp, old, ls.KIND_MASK)
+    k = n.op(arith.AndIOp, new, ls.KIND_MASK)
+    v = n.field(new, ls.FIRST_ID, ls.ID_MASK)
+    first = n.field(old, ls.FIRST_ID, ls.ID_MASK)
+    second = n.field(old, ls.SECOND_ID, ls.ID_MASK)
+    shared = n.cmp("ne", n.op(arith.AndIOp, old, ls.SHARED), 0)
+    empty = n.cmp("eq", old, 0)
+    other_first = n.cmp("ne", first, v)
+    other_second = n.op(arith.AndIOp, shared, n.cmp("ne", second, v))
+    others = n.op(arith.OrIOp, other_first, other_second)
+    others = n.op(arith.AndIOp, others, n.not_(empty))
+    mine = n.select(n.cmp("uge", k, kind), new, old)
+    compatible = n.op(
+        arith.AndIOp, n.cmp("eq", k, kind), n.cmp("ne", k, ls.WRITE)
+    )
+    site = n.field(new, ls.FIRST_SITE, ls.SITE_MASK)
+    joined = n.op(arith.OrIOp, old, ls.SHARED)
+    joined = n.op(arith.OrIOp, joined, n.op(arith.ShLIOp, v, ls.SECOND_ID))
+    joined = n.op(arith.OrIOp, joined, n.op(arith.ShLIOp, site, ls.SECOND_SITE))
+    joined = n.select(shared, old, joined)
+    with_others = n.select(compatible, joined, old)
+    word = n.select(empty, new, n.select(others, with_others, mine))
+    # the other work-item and its site: the first one's unless it is `v`
+    other = n.select(other_first, first, second)
+    other_site = n.select(
+        other_first,
+        n.field(old, ls.FIRST_SITE, ls.SITE_MASK),
+        n.field(old, ls.SECOND_SITE, ls.SITE_MASK),
+    )
+    race = n.op(arith.OrIOp, kind, n.op(arith.ShLIOp, other, ls.FIRST_ID))
+    race = n.op(arith.OrIOp, race, n.op(arith.ShLIOp, other_site, ls.FIRST_SITE))
+    racing = n.op(arith.AndIOp, others, n.not_(compatible))
+    return word, n.select(racing, race, n.c(0))
+
+
+def _epoch() -> func.FuncOp:
+    fn, b = new_function(EPOCH, [ls.SHADOW_TYPE], [], ["shadow"])
+    shadow = fn.args[0]
+    dirty = const(b, ls.DIRTY)
+    n = _I64(b)
+    is_dirty = n.cmp("ne", _load(b, shadow, dirty), 0)
+
+    def zero(inner: Builder) -> None:
+        size = _load(inner, shadow, const(inner, ls.BYTES))
+        count = inner.insert(arith.IndexCastOp(size, IndexType())).result
+        first = const(inner, ls.HEADER_WORDS)
+        end = inner.insert(arith.AddiOp(first, count)).result
+        zero_word = const(inner, 0, i64)
+
+        def clear(body: Builder, i: SSAValue) -> None:
+            body.insert(memref.StoreOp.get(zero_word, shadow, [i]))
+
+        build_for(inner, first, end, const(inner, 1), clear)
+        inner.insert(memref.StoreOp.get(zero_word, shadow, [dirty]))
+
+    build_if(b, is_dirty, zero)
+    b.insert(func.ReturnOp())
+    return fn
+
+
+def _load(b: Builder, shadow: SSAValue, index: SSAValue) -> SSAValue:
+    return b.insert(memref.LoadOp.get(shadow, [index])).res
