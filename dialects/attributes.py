@@ -36,8 +36,8 @@ spec                           our attribute (accessor)
 (ours: no spec name)           `mux.local_vars_param = array<i64: 2, 1088, 16>`
                                (`LOCAL_VARS_PARAM`)
 (ours: checked mode)           `mux.check_record = 3 : i64` (`CHECK_RECORD`)
-(ours: checked mode)           `mux.check_sites = ["store to ...", ...]`
-                               (`CHECK_SITES`)
+(ours: checked mode)           on the module: `mux.check_sites = ["store to
+                               ...", ...]` (`CHECK_SITES`)
 LLVM's byval(<type>)           the argument attribute `mux.byval = <type>` of a
                                kernel's `!llvm.ptr` parameter (`byval_type`,
                                `set_byval_type`)
@@ -357,9 +357,12 @@ CHECK_SITES = MuxAttribute[tuple[str, ...]](
     "is a list of strings",
     _strings,
     lambda v: ArrayAttr([StringAttr(s) for s in v]),
+    on_module=True,
 )
-"""Ours, checked mode: what each check site of the kernel is, in words
-(`lowering.common.check_record.add_site`); a fault names its site by index."""
+"""Ours, checked mode (module): what each check site of the module's kernels is,
+in words (`lowering.common.check_record.add_site`); a fault names its site by
+index. One table for the module, so that a kernel and its vectorised copy,
+and whatever functions work-item-loops makes of them, share it."""
 
 LOCAL_SHADOW = MuxAttribute[int](
     "mux.local_shadow",
@@ -443,10 +446,9 @@ FUNCTION_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     SCHEDULED_FN,
     LOCAL_VARS_PARAM,
     CHECK_RECORD,
-    CHECK_SITES,
     LOCAL_SHADOW,
 )
-MODULE_ATTRIBUTES: tuple[MuxAttribute, ...] = (SCHEDULING_PARAMS,)
+MODULE_ATTRIBUTES: tuple[MuxAttribute, ...] = (SCHEDULING_PARAMS, CHECK_SITES)
 _BY_NAME = {
     a.name: a for a in FUNCTION_ATTRIBUTES + MODULE_ATTRIBUTES + VECZ_ATTRIBUTES
 }

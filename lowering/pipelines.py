@@ -80,7 +80,7 @@ class HostPipeline(ModulePass):
     `reduce-to-func` ends the mux part of the pipeline, dropping what no entry
     point uses any more.
 
-    `fast`, `software-wgc`, `sub-group-size` and `vecz-width` are the compile
+    `fast`, `software-wgc`, `sub-group-size`, `vecz-width` and `checked` are the compile
     options (`lowering.common.compile_options.CompileOptions`, `options`), checked
     by its rules when the pipeline is made.
     """
@@ -101,6 +101,8 @@ class HostPipeline(ModulePass):
     vecz_width: int = 0
     """The width `run-vecz` vectorises kernels to (1: no vectorisation, 0: its cost
     model chooses)."""
+    checked: bool = False
+    """Checked mode: `check-access-bounds` after `run-vecz` (docs/checked.md)."""
     to_llvm: bool = True
     """End with `convert-to-llvm` (false: stop at the wrapped mux level)."""
     start: str = ""

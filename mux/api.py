@@ -37,7 +37,11 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException
 
 from dialects import attributes as mux_attrs
-from lowering.common.compile_options import CompileOptions, OptionError
+from lowering.common.compile_options import (
+    CompileOptions,
+    OptionError,
+    with_environment,
+)
 from lowering.common.device import HOST
 from lowering.compute_local_memory_usage import local_memory_usage
 from lowering.pipelines import HostPipeline
@@ -74,6 +78,7 @@ def compile(
     software_wgc: bool = False,
     sub_group_size: int = 1,
     vecz_width: int = 0,
+    checked: bool = False,
     name: str = "<source>",
     pipeline: HostPipeline | None = None,
 ) -> Program:
@@ -103,8 +108,11 @@ def compile(
     one (`mux.reqd_sub_group_size`): one of the device's sizes, 1 (the spec's
     default), 2, 4, ..., 64. `vecz_width` is the number of work-items of dimension 0
     a vectorised kernel runs at once (`run-vecz`; 1: no vectorisation; 0, the default:
-    its cost model chooses): 0, 1, 2, 4, ..., 32. A bad option is a CompileError."""
-    options = _compile_options(fast, software_wgc, sub_group_size, vecz_width)
+    its cost model chooses): 0, 1, 2, 4, ..., 32. `checked` compiles in checked
+    mode (docs/checked.md: an out-of-bounds access raises `KernelError`); the
+    environment variable MUX_CHECKED=1 turns it on for every program. A bad
+    option is a CompileError."""
+    options = _compile_options(fast, software_wgc, sub_group_size, vecz_width, checked)
     if pipeline is not None:
         if options not in (CompileOptions(), pipeline.options):
             raise CompileError(
@@ -127,22 +135,23 @@ def load(
     software_wgc: bool = False,
     sub_group_size: int = 1,
     vecz_width: int = 0,
+    checked: bool = False,
 ) -> Program:
     """`compile` of the file at `path`, in the language its suffix names (`.mlir`,
     `.ll` or `.bc`, `.cl`: `mux.frontend.languages.SUFFIXES`); OSError if it cannot
     be read, CompileError if it is neither UTF-8 text nor LLVM bitcode, or its
     suffix is none of those."""
-    options = _compile_options(fast, software_wgc, sub_group_size, vecz_width)
+    options = _compile_options(fast, software_wgc, sub_group_size, vecz_width, checked)
     return load_program(path, options, build_options)
 
 
 def _compile_options(
-    fast: bool, software_wgc: bool, sub_group_size: int, vecz_width: int
+    fast: bool, software_wgc: bool, sub_group_size: int, vecz_width: int, checked: bool
 ) -> CompileOptions:
     """The options record; CompileError, saying which option and what it may be,
     if one is bad."""
     try:
-        return CompileOptions(fast, software_wgc, sub_group_size, vecz_width)
+        return CompileOptions(fast, software_wgc, sub_group_size, vecz_width, checked)
     except OptionError as error:
         raise CompileError(str(error)) from None
 
@@ -194,8 +203,8 @@ class Program:
         located_in: str | None = None,
         pipeline: HostPipeline | None = None,
     ):
-        self.options = options or CompileOptions()
-        """How the kernels are compiled."""
+        self.options = with_environment(options or CompileOptions())
+        """How the kernels are compiled (checked if MUX_CHECKED=1 is set)."""
         self.vecz_width = self.options.vecz_width
         """The width kernels are vectorised to (`run-vecz`; 1: not vectorised)."""
         self.sub_group_size = self.options.sub_group_size

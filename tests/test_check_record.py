@@ -36,12 +36,14 @@ def test_record_param_is_appended_once() -> None:
     assert len(fn.function_type.inputs.data) == 2
 
 
-def test_sites_are_numbered_and_reused() -> None:
-    _, fn = _kernel()
+def test_sites_are_numbered_and_reused_in_one_table_per_module() -> None:
+    module, fn = _kernel()
     assert cr.add_site(fn, "load from parameter 'out'") == 0
     assert cr.add_site(fn, "store to parameter 'out'") == 1
     assert cr.add_site(fn, "load from parameter 'out'") == 0
     assert cr.sites(fn) == ("load from parameter 'out'", "store to parameter 'out'")
+    assert cr.sites(module) == cr.sites(fn)
+    assert "mux.check_sites" in module.attributes
 
 
 def test_layout_words_do_not_overlap() -> None:

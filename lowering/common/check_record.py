@@ -14,8 +14,8 @@ The record, in 64-bit words (the constants below):
 - `KIND`: the `Fault` of the first fault, 0 (`Fault.NONE`) if none. The first
   fault wins: `report` swaps it from 0 atomically; a later fault only counts.
 - `COUNT`: how many faults were reported (atomically added).
-- `SITE` .. `B`: the first fault's site (an index into the kernel's
-  `mux.check_sites`, what `add_site` returned), the faulting work-item's global
+- `SITE` .. `B`: the first fault's site (an index into the
+  module's `mux.check_sites`, what `add_site` returned), the faulting work-item's global
   id (x, y, z) and local id (x, y, z), two operands whose meaning is the kind's
   (out of bounds: the element index and the byte offset);
 - `SITE2` .. `LOCAL_ID2`: a second site and work-item, for faults between two
@@ -47,9 +47,10 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     MemRefType,
+    ModuleOp,
     i64,
 )
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from dialects import atomic
 from dialects.attributes import CHECK_RECORD, CHECK_SITES
@@ -117,19 +118,29 @@ def record_param(fn: func.FuncOp) -> SSAValue:
 
 
 def add_site(fn: func.FuncOp, text: str) -> int:
-    """Adds `text` (what a message says about where the check is) to `fn`'s
-    `mux.check_sites`; returns its index, the site number `report` takes. An
-    equal text already there is reused."""
-    sites = CHECK_SITES.get(fn) or ()
-    if text in sites:
-        return sites.index(text)
-    CHECK_SITES.set(fn, (*sites, text))
-    return len(sites)
+    """Adds `text` (what a message says about where the check is) to the site
+    table of the module holding `fn` (`mux.check_sites`, one table for all the
+    module's functions); returns its index, the site number `report` takes.
+    An equal text already there is reused."""
+    module = _module(fn)
+    table = CHECK_SITES.get(module) or ()
+    if text in table:
+        return table.index(text)
+    CHECK_SITES.set(module, (*table, text))
+    return len(table)
 
 
-def sites(fn: func.FuncOp) -> tuple[str, ...]:
-    """The check sites of `fn` (the runtime's table)."""
-    return CHECK_SITES.get(fn) or ()
+def sites(op: Operation) -> tuple[str, ...]:
+    """The site table of the module `op` is (or is in): the runtime's."""
+    return CHECK_SITES.get(_module(op)) or ()
+
+
+def _module(op: Operation) -> ModuleOp:
+    while not isinstance(op, ModuleOp):
+        parent = op.parent_op()
+        assert parent is not None, "a check site of a function outside a module"
+        op = parent
+    return op
 
 
 def report(
