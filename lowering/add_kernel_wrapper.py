@@ -80,6 +80,7 @@ from dialects import attributes as mux_attrs
 from dialects import llvmx
 from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
 from dialects.scheduling import WORK_ITEM_INFO
+from lowering.common import local_shadow
 from lowering.common.builders import POINTER, SIZE_T, alloca, const, to_index
 from lowering.common.errors import PassError
 from lowering.common.functions import (
@@ -89,7 +90,6 @@ from lowering.common.functions import (
     new_function,
 )
 from lowering.common.layout import from_memory, memory_type
-from lowering.common import local_shadow
 from lowering.common.local_shadow import BLOCK_ALIGNMENT as LOCAL_BUFFER_ALIGNMENT
 from lowering.common.local_shadow import SHADOW_TYPE
 
@@ -285,9 +285,7 @@ def _local_block(
     alignment = max([LOCAL_BUFFER_ALIGNMENT] + [a for *_, a in buffers])
     block = _local_buffer(b, end, alignment, LOCAL_POINTER)
     for (index, *_), offset in zip(buffers, offsets, strict=True):
-        at = GEPOp(
-            block, [GEP_USE_SSA_VAL], i8, [offset], result_type=LOCAL_POINTER
-        )
+        at = GEPOp(block, [GEP_USE_SSA_VAL], i8, [offset], result_type=LOCAL_POINTER)
         b.insert(at)
         values[index] = _as_param(b, at.result, params[index])
     words = b.insert(arith.AddiOp(end, const(b, local_shadow.HEADER_WORDS, SIZE_T)))

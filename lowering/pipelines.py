@@ -47,6 +47,7 @@ from xdsl.utils.exceptions import PassFailedException
 from lowering.add_entry_hook import AddEntryHookPass
 from lowering.add_kernel_wrapper import AddKernelWrapperPass
 from lowering.add_sched_params import AddSchedParamsPass
+from lowering.check_local_races import CheckLocalRacesPass
 from lowering.common.compile_options import CompileOptions
 from lowering.define_mux_builtins import DefineMuxBuiltinsPass
 from lowering.define_mux_dma import DefineMuxDmaPass
@@ -207,6 +208,10 @@ class HostPipeline(ModulePass):
             DefineMuxDmaPass(),  # its waits are barriers: before prepare-barriers
             PrepareBarriersPass(),
             LiftLLVMOpsPass(),  # imported kernels in run-vecz's terms
+        ]
+        if self.checked:  # its calls keep the kernels it checks scalar
+            passes.append(CheckLocalRacesPass())
+        passes += [
             RunVeczPass(width=self.vecz_width),
             WorkItemLoopsPass(sub_group_size=self.sub_group_size),
             VerifyReqdSubGroupSatisfiedPass(),

@@ -45,7 +45,7 @@ Before: `lift-llvm-ops` (accesses as `memref` ops where they can be),
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
@@ -55,12 +55,12 @@ from xdsl.dialects.builtin import (
     FileLineColLoc,
     IndexType,
     IntAttr,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
     NoneAttr,
     UnrealizedConversionCastOp,
-    i32,
     i64,
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
@@ -73,7 +73,7 @@ from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
 from lowering.check_local_races import functions
 from lowering.common import local_shadow as ls
 from lowering.common.builders import build_if, const
-from lowering.common.check_record import Fault, add_site, record_param, report
+from lowering.common.check_record import add_site, record_param
 from lowering.common.functions import append_arguments, kernel_entry_points
 from lowering.common.layout import storage
 from lowering.prepare_barriers import INLINED
@@ -132,13 +132,15 @@ def _local_accesses(op: Operation) -> list[_Access]:
     elif isinstance(op, vector.StoreOp):
         add(ls.WRITE, op.base, op.indices, op.vector.type, "vector store to")
     elif isinstance(op, llvm.LoadOp | llvmx.VolatileLoadOp):
-        atomic_load = isinstance(op, llvm.LoadOp) and op.ordering.data != 0
-        kind, verb = (ls.ATOMIC, "atomic load from") if atomic_load else (ls.READ, "load from")
-        add(kind, op.ptr, (), op.results[0].type, verb)
+        if isinstance(op, llvm.LoadOp) and _ordered(op.ordering):
+            add(ls.ATOMIC, op.ptr, (), op.results[0].type, "atomic load from")
+        else:
+            add(ls.READ, op.ptr, (), op.results[0].type, "load from")
     elif isinstance(op, llvm.StoreOp):
-        atomic_store = op.ordering.data != 0
-        kind, verb = (ls.ATOMIC, "atomic store to") if atomic_store else (ls.WRITE, "store to")
-        add(kind, op.ptr, (), op.value.type, verb)
+        if _ordered(op.ordering):
+            add(ls.ATOMIC, op.ptr, (), op.value.type, "atomic store to")
+        else:
+            add(ls.WRITE, op.ptr, (), op.value.type, "store to")
     elif isinstance(op, atomic.RMWOp | atomic.LoadOp | atomic.StoreOp):
         value = op.result if isinstance(op, atomic.RMWOp | atomic.LoadOp) else op.value
         add(ls.ATOMIC, op.base, op.indices, value.type, "atomic access to")
@@ -152,6 +154,11 @@ def _local_accesses(op: Operation) -> list[_Access]:
         add(ls.WRITE, op.dst, (), op.len, "copy to")
         add(ls.READ, op.src, (), op.len, "copy from")
     return [a for a in found if _addressable(a)]
+
+
+def _ordered(ordering: IntegerAttr | None) -> bool:
+    """Whether an `llvm.load`/`store` of this `ordering` is atomic."""
+    return ordering is not None and ordering.value.data != 0
 
 
 def _addressable(access: _Access) -> bool:
@@ -194,66 +201,16 @@ def _check(
     item = b.insert(arith.ShLIOp(item, const(b, ls.FIRST_ID, i64))).result
     word = const(b, ls.access_word(access.kind, 0, site), i64)
     word = b.insert(arith.OrIOp(item, word)).result
-    call = b.insert(
-        func.CallOp(functions.ACCESS, [shadow, address, size, word], [i64])
-    )
+    call = b.insert(func.CallOp(functions.ACCESS, [shadow, address, size, word], [i64]))
     race = call.results[0]
     racing = b.insert(arith.CmpiOp(race, const(b, 0, i64), "ne")).result
 
     def reported(inner: Builder) -> None:
-        base = inner.insert(memref.LoadOp.get(shadow, [const(inner, ls.BASE)])).res
-        offset = inner.insert(arith.SubiOp(address, base)).result
-        other, other_site = _other(inner, race)
-        report(
-            inner,
-            record,
-            Fault.LOCAL_RACE,
-            site,
-            global_id=_ids(inner, mux.GetGlobalIdOp),
-            local_id=_ids(inner, mux.GetLocalIdOp),
-            a=offset,
-            b=size,
-            site2=other_site,
-            global_id2=_global_ids(inner, other),
-            local_id2=other,
-        )
+        at = const(inner, site, i64)
+        args = [shadow, record, race, address, size, at]
+        inner.insert(func.CallOp(functions.REPORT, args, []))
 
     build_if(b, racing, reported)
-
-
-def _ids(b: Builder, query: Callable[[SSAValue], Operation]) -> list[SSAValue]:
-    return [b.insert(query(const(b, d, i32))).results[0] for d in range(3)]
-
-
-def _other(b: Builder, race: SSAValue) -> tuple[list[SSAValue], SSAValue]:
-    """The local id (x, y, z) and the site of the access `race` names."""
-    linear = _field(b, race, ls.FIRST_ID, ls.ID_MASK)
-    linear = b.insert(arith.IndexCastOp(linear, IndexType())).result
-    sizes = _ids(b, mux.GetLocalSizeOp)
-    x = b.insert(arith.RemUIOp(linear, sizes[0])).result
-    rows = b.insert(arith.DivUIOp(linear, sizes[0])).result
-    y = b.insert(arith.RemUIOp(rows, sizes[1])).result
-    z = b.insert(arith.DivUIOp(rows, sizes[1])).result
-    return [x, y, z], _field(b, race, ls.FIRST_SITE, ls.SITE_MASK)
-
-
-def _global_ids(b: Builder, local: list[SSAValue]) -> list[SSAValue]:
-    """Global ids of the work-item of this group at `local`: `group *
-    enqueued size + local + offset`, per dimension."""
-    groups = _ids(b, mux.GetGroupIdOp)
-    sizes = _ids(b, mux.GetEnqueuedLocalSizeOp)
-    offsets = _ids(b, mux.GetGlobalOffsetOp)
-    ids = []
-    for d in range(3):
-        start = b.insert(arith.MuliOp(groups[d], sizes[d])).result
-        start = b.insert(arith.AddiOp(start, offsets[d])).result
-        ids.append(b.insert(arith.AddiOp(start, local[d])).result)
-    return ids
-
-
-def _field(b: Builder, word: SSAValue, shift: int, mask: int) -> SSAValue:
-    shifted = b.insert(arith.ShRUIOp(word, const(b, shift, i64))).result
-    return b.insert(arith.AndIOp(shifted, const(b, mask, i64))).result
 
 
 def _size(b: Builder, size: int | SSAValue) -> SSAValue:

@@ -24,11 +24,14 @@ happened.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, memref
-from xdsl.dialects.builtin import IndexType, ModuleOp, i1, i64
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import IndexType, ModuleOp, i1, i32, i64
+from xdsl.ir import Operation, SSAValue
 
+from dialects import mux
 from lowering.common import local_shadow as ls
 from lowering.common.builders import (
     build_for,
@@ -37,10 +40,12 @@ from lowering.common.builders import (
     build_if_else,
     const,
 )
+from lowering.common.check_record import RECORD_TYPE, Fault, report
 from lowering.common.functions import functions, mark_internal, new_function
 
 ACCESS = ls.ACCESS
 EPOCH = ls.EPOCH
+REPORT = "__mux_report_local_race"
 
 
 class _I64:
@@ -71,9 +76,9 @@ class _I64:
 
 
 def define(module: ModuleOp) -> None:
-    """Adds the two functions to `module` unless it has them."""
+    """Adds the three functions to `module` unless it has them."""
     have = functions(module)
-    for name, build in ((ACCESS, _access), (EPOCH, _epoch)):
+    for name, build in ((ACCESS, _access), (EPOCH, _epoch), (REPORT, _report)):
         if name not in have:
             fn = build()
             mark_internal(fn)
@@ -135,9 +140,7 @@ def _step(n: _I64, old: SSAValue, new: SSAValue) -> tuple[SSAValue, SSAValue]:
     others = n.op(arith.OrIOp, other_first, other_second)
     others = n.op(arith.AndIOp, others, n.not_(empty))
     mine = n.select(n.cmp("uge", k, kind), new, old)
-    compatible = n.op(
-        arith.AndIOp, n.cmp("eq", k, kind), n.cmp("ne", k, ls.WRITE)
-    )
+    compatible = n.op(arith.AndIOp, n.cmp("eq", k, kind), n.cmp("ne", k, ls.WRITE))
     site = n.field(new, ls.FIRST_SITE, ls.SITE_MASK)
     joined = n.op(arith.OrIOp, old, ls.SHARED)
     joined = n.op(arith.OrIOp, joined, n.op(arith.ShLIOp, v, ls.SECOND_ID))
@@ -185,3 +188,59 @@ def _epoch() -> func.FuncOp:
 
 def _load(b: Builder, shadow: SSAValue, index: SSAValue) -> SSAValue:
     return b.insert(memref.LoadOp.get(shadow, [index])).res
+
+
+def _report() -> func.FuncOp:
+    """`@__mux_report_local_race(%shadow, %record, %race, %address, %bytes,
+    %site)`: reports the race of this work-item's access at `%site` with the
+    access `%race` (`check_record.report`): the byte offset in the work-group's
+    local memory (`a`), the access's size (`b`), the other work-item's ids
+    (from its local linear id) and site."""
+    types = [ls.SHADOW_TYPE, RECORD_TYPE, i64, i64, i64, i64]
+    names = ["shadow", "record", "race", "address", "bytes", "site"]
+    fn, b = new_function(REPORT, types, [], names)
+    shadow, record, race, address, size, site = fn.args
+    n = _I64(b)
+    offset = n.op(arith.SubiOp, address, _load(b, shadow, const(b, ls.BASE)))
+    linear = n.field(race, ls.FIRST_ID, ls.ID_MASK)
+    linear = b.insert(arith.IndexCastOp(linear, IndexType())).result
+    sizes = _ids(b, mux.GetLocalSizeOp)
+    rows = b.insert(arith.DivUIOp(linear, sizes[0])).result
+    other: list[SSAValue] = [
+        b.insert(arith.RemUIOp(linear, sizes[0])).result,
+        b.insert(arith.RemUIOp(rows, sizes[1])).result,
+        b.insert(arith.DivUIOp(rows, sizes[1])).result,
+    ]
+    report(
+        b,
+        record,
+        Fault.LOCAL_RACE,
+        site,
+        global_id=_ids(b, mux.GetGlobalIdOp),
+        local_id=_ids(b, mux.GetLocalIdOp),
+        a=offset,
+        b=size,
+        site2=n.field(race, ls.FIRST_SITE, ls.SITE_MASK),
+        global_id2=_global_ids(b, other),
+        local_id2=other,
+    )
+    b.insert(func.ReturnOp())
+    return fn
+
+
+def _ids(b: Builder, query: Callable[[SSAValue], Operation]) -> list[SSAValue]:
+    return [b.insert(query(const(b, d, i32))).results[0] for d in range(3)]
+
+
+def _global_ids(b: Builder, local: Sequence[SSAValue]) -> list[SSAValue]:
+    """Global ids of the work-item of this group at `local`: `group *
+    enqueued size + offset + local`, per dimension."""
+    groups = _ids(b, mux.GetGroupIdOp)
+    sizes = _ids(b, mux.GetEnqueuedLocalSizeOp)
+    offsets = _ids(b, mux.GetGlobalOffsetOp)
+    ids = []
+    for d in range(3):
+        start = b.insert(arith.MuliOp(groups[d], sizes[d])).result
+        start = b.insert(arith.AddiOp(start, offsets[d])).result
+        ids.append(b.insert(arith.AddiOp(start, local[d])).result)
+    return ids

@@ -147,7 +147,7 @@ def report(
     builder: Builder,
     record: SSAValue,
     kind: Fault,
-    site: int,
+    site: int | SSAValue,
     *,
     global_id: Sequence[SSAValue],
     local_id: Sequence[SSAValue],
@@ -175,7 +175,7 @@ def report(
     won, lost = const(bld, DETAILS), const(bld, SCRATCH)
     details = bld.insert(arith.SelectOp(swap.success, won, lost)).result
     fields: list[tuple[int, SSAValue | None]] = [
-        (SITE, const(bld, site, i64)),
+        (SITE, const(bld, site, i64) if isinstance(site, int) else site),
         (A, a),
         (B, operand_b),
     ]
