@@ -37,7 +37,8 @@ spec                           our attribute (accessor)
                                (`LOCAL_VARS_PARAM`)
 (ours: checked mode)           `mux.check_record = 3 : i64` (`CHECK_RECORD`)
 (ours: checked mode)           on the module: `mux.check_sites = ["store to
-                               ...", ...]` (`CHECK_SITES`)
+                               ...", ...]` (`CHECK_SITES`),
+                               `mux.check_unchecked = [...]` (`CHECK_UNCHECKED`)
 LLVM's byval(<type>)           the argument attribute `mux.byval = <type>` of a
                                kernel's `!llvm.ptr` parameter (`byval_type`,
                                `set_byval_type`)
@@ -376,6 +377,17 @@ a `memref<?xi64>`. Hidden from the runtime like `mux.local_vars_param`:
 `add-kernel-wrapper` allocates it per work-group, with the local memory."""
 
 
+CHECK_UNCHECKED = MuxAttribute[tuple[str, ...]](
+    "mux.check_unchecked",
+    "is a list of strings",
+    _strings,
+    lambda v: ArrayAttr([StringAttr(s) for s in v]),
+    on_module=True,
+)
+"""Ours, checked mode (module): the accesses `check-access-bounds` could not
+check (a pointer whose base it cannot trace, ...), each with the reason."""
+
+
 def _vecz_link(attr: Attribute) -> tuple[int, str]:
     if not (isinstance(attr, ArrayAttr) and len(attr.data) == 2):
         raise VerifyException("not a pair")
@@ -448,7 +460,11 @@ FUNCTION_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     CHECK_RECORD,
     LOCAL_SHADOW,
 )
-MODULE_ATTRIBUTES: tuple[MuxAttribute, ...] = (SCHEDULING_PARAMS, CHECK_SITES)
+MODULE_ATTRIBUTES: tuple[MuxAttribute, ...] = (
+    SCHEDULING_PARAMS,
+    CHECK_SITES,
+    CHECK_UNCHECKED,
+)
 _BY_NAME = {
     a.name: a for a in FUNCTION_ATTRIBUTES + MODULE_ATTRIBUTES + VECZ_ATTRIBUTES
 }

@@ -47,6 +47,7 @@ from xdsl.utils.exceptions import PassFailedException
 from lowering.add_entry_hook import AddEntryHookPass
 from lowering.add_kernel_wrapper import AddKernelWrapperPass
 from lowering.add_sched_params import AddSchedParamsPass
+from lowering.check_access_bounds import CheckAccessBoundsPass
 from lowering.check_local_races import CheckLocalRacesPass
 from lowering.common.compile_options import CompileOptions
 from lowering.define_mux_builtins import DefineMuxBuiltinsPass
@@ -213,6 +214,7 @@ class HostPipeline(ModulePass):
             passes.append(CheckLocalRacesPass())
         passes += [
             RunVeczPass(width=self.vecz_width),
+            *([CheckAccessBoundsPass()] if self.checked else []),
             WorkItemLoopsPass(sub_group_size=self.sub_group_size),
             VerifyReqdSubGroupSatisfiedPass(),
             AddSchedParamsPass(),

@@ -47,6 +47,7 @@ from lowering.compute_local_memory_usage import local_memory_usage
 from lowering.pipelines import HostPipeline
 from mux.access_bounds import KernelBounds
 from mux.arguments import Param, kernel_params, packed_struct
+from mux.checked import RECORD_PARAM, CheckRecord
 from mux.compiler import (
     CompiledKernel,
     KernelVariant,
@@ -281,7 +282,9 @@ class Kernel:
         """The formats of the printf calls of the module, None if the kernel does
         not print (`mux.printf`: its last parameter is then the printf buffer)."""
         printf_param = [Param("printf buffer", PRINTF_BUFFER)] if self._printf else []
-        self._struct = packed_struct([*self.params, *printf_param])
+        self._checked = program.options.checked
+        record_param = [RECORD_PARAM] if self._checked else []
+        self._struct = packed_struct([*self.params, *printf_param, *record_param])
         self._bounds = KernelBounds(self.function, self.params)
         try:
             usage = local_memory_usage(program.module, self.function)
@@ -390,7 +393,14 @@ class Kernel:
         the analysis cannot tell (an index loaded from memory, a buffer passed to
         a call, bounds it cannot prove reached), nothing is checked: the kernel
         runs as written, and an index past the end of an array reads or writes
-        outside it (the checked mode of issue 17 will catch those).
+        outside it.
+
+        In checked mode (`Program.options.checked`) that analysis is skipped:
+        every access is checked as it runs, a faulting one is not done (a load
+        gives 0), the launch runs to its end, and then raises `KernelError`
+        naming the first fault, its parameter or variable, element, byte
+        offset, work-item and source location (`mux.checked`). The buffers
+        then hold what the kernel wrote.
         """
         global_size = ndrange_sizes("global_size", global_size)
         dims = len(global_size)
@@ -414,16 +424,29 @@ class Kernel:
         if not isinstance(threads, int) or threads < 1:
             raise LaunchError(f"threads: a positive int, got {threads!r}")
         packed, owners = self._pack(args)
-        self._bounds.check(args, global_size, local_size, global_offset)
+        if not self._checked:  # checked code finds each fault, and its work-item
+            self._bounds.check(args, global_size, local_size, global_offset)
         uniform = all(g % s == 0 for g, s in zip(global_size, local_size, strict=True))
         compiled = self.compiled(local_size if uniform else None)
         printf = PrintfBuffer.allocate(self._printf) if self._printf else None
         if printf is not None:
             setattr(packed, f"f{len(self.params)}", printf.words.ctypes.data)
+        record = self._record(packed, args, printf is not None)
         launch(compiled.hook, packed, global_size, local_size, global_offset, threads)
         if printf is not None:
             printf.flush()
         del owners  # the structs' copies lived as long as the launch
+        if record is not None:
+            record.raise_fault(self.name, compiled.sites)
+
+    def _record(self, packed: Any, args: tuple[Any, ...], printf: bool) -> Any:
+        """Checked mode: the launch's check record (`mux.checked`), its address
+        in `packed` after the printf buffer's; None unchecked."""
+        if not self._checked:
+            return None
+        record = CheckRecord.allocate(self.function, self.params, args)
+        setattr(packed, f"f{len(self.params) + printf}", record.address)
+        return record
 
     def _pack(self, args: tuple[Any, ...]) -> tuple[Any, list[Any]]:
         """The packed argument struct of `args`, and what must live as long as
