@@ -209,12 +209,9 @@ class HostPipeline(ModulePass):
             DefineMuxDmaPass(),  # its waits are barriers: before prepare-barriers
             PrepareBarriersPass(),
             LiftLLVMOpsPass(),  # imported kernels in run-vecz's terms
-        ]
-        if self.checked:  # its calls keep the kernels it checks scalar
-            passes.append(CheckLocalRacesPass())
-        passes += [
             RunVeczPass(width=self.vecz_width),
-            *([CheckAccessBoundsPass()] if self.checked else []),
+            # after the bounds checks, which would inline its functions
+            *([CheckAccessBoundsPass(), CheckLocalRacesPass()] if self.checked else []),
             WorkItemLoopsPass(sub_group_size=self.sub_group_size),
             VerifyReqdSubGroupSatisfiedPass(),
             AddSchedParamsPass(),

@@ -52,7 +52,6 @@ from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, memref, vector
 from xdsl.dialects.builtin import (
-    FileLineColLoc,
     IndexType,
     IntAttr,
     IntegerAttr,
@@ -63,7 +62,7 @@ from xdsl.dialects.builtin import (
     UnrealizedConversionCastOp,
     i64,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
@@ -72,11 +71,28 @@ from dialects import attributes as mux_attrs
 from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
 from lowering.check_local_races import functions
 from lowering.common import local_shadow as ls
+from lowering.common.access_sites import describe_location, targets
 from lowering.common.builders import build_if, const
 from lowering.common.check_record import add_site, record_param
-from lowering.common.functions import append_arguments, kernel_entry_points
+from lowering.common.functions import (
+    append_arguments,
+    calls_in,
+    kernel_entry_points,
+)
+from lowering.common.functions import (
+    functions as module_functions,
+)
 from lowering.common.layout import storage
 from lowering.prepare_barriers import INLINED
+
+ATOMICS = (
+    atomic.RMWOp,
+    atomic.CmpXchgOp,
+    atomic.LoadOp,
+    atomic.StoreOp,
+    llvmx.AtomicRMWOp,
+    llvmx.CmpXchgOp,
+)
 
 
 @dataclass
@@ -104,7 +120,25 @@ class CheckLocalRacesPass(ModulePass):
         if work:
             functions.define(op)
         for kernel, accesses in work:
+            _keep_scalar(op, kernel)
             _instrument(kernel, accesses)
+
+
+def _keep_scalar(module: ModuleOp, kernel: func.FuncOp) -> None:
+    """Unlinks and erases the copy `run-vecz` made of `kernel`: the work-item
+    loops then run the scalar kernel, whose accesses are checked."""
+    link = mux_attrs.VECZ_BASE.get(kernel)
+    if link is None:
+        return
+    width, name = link
+    mux_attrs.VECZ_BASE.drop(kernel)
+    reason = "checked mode: local-memory accesses are checked work-item by work-item"
+    mux_attrs.VECZ_FAIL.set(kernel, (width, reason))
+    copy = module_functions(module).get(name)
+    called = {c.callee.root_reference.data for c in calls_in(module)}
+    if copy is not None and name not in called:
+        copy.detach()
+        copy.erase()
 
 
 def _accesses(fn: func.FuncOp) -> list[_Access]:
@@ -112,48 +146,34 @@ def _accesses(fn: func.FuncOp) -> list[_Access]:
 
 
 def _local_accesses(op: Operation) -> list[_Access]:
-    """The local-memory accesses `op` makes (a copy makes two)."""
-    found: list[_Access] = []
+    """The local-memory accesses `op` makes (`access_sites.targets`: a copy
+    makes two). A masked access is left out: it touches only some lanes."""
+    found = []
+    for number, target in enumerate(targets(op)):
+        type_ = target.ref.type
+        if address_space_of(type_) != ADDRESS_SPACE_LOCAL or target.mask is not None:
+            continue
+        size = target.width
+        if isinstance(type_, MemRefType):
+            size = target.lanes * storage(type_.element_type)[0]
+        kind = _kind(op, number)
+        access = _Access(op, kind, target.ref, target.indices, size, target.verb)
+        if _addressable(access):
+            found.append(access)
+    return found
 
-    def add(kind: int, address: SSAValue, indices, type_or_size, verb: str) -> None:
-        if address_space_of(address.type) != ADDRESS_SPACE_LOCAL:
-            return
-        size = type_or_size
-        if isinstance(type_or_size, Attribute):
-            size = storage(type_or_size)[0]
-        found.append(_Access(op, kind, address, tuple(indices), size, verb))
 
-    if isinstance(op, memref.LoadOp):
-        add(ls.READ, op.memref, op.indices, op.res.type, "load from")
-    elif isinstance(op, memref.StoreOp):
-        add(ls.WRITE, op.memref, op.indices, op.value.type, "store to")
-    elif isinstance(op, vector.LoadOp):
-        add(ls.READ, op.base, op.indices, op.result.type, "vector load from")
-    elif isinstance(op, vector.StoreOp):
-        add(ls.WRITE, op.base, op.indices, op.vector.type, "vector store to")
-    elif isinstance(op, llvm.LoadOp | llvmx.VolatileLoadOp):
-        if isinstance(op, llvm.LoadOp) and _ordered(op.ordering):
-            add(ls.ATOMIC, op.ptr, (), op.results[0].type, "atomic load from")
-        else:
-            add(ls.READ, op.ptr, (), op.results[0].type, "load from")
-    elif isinstance(op, llvm.StoreOp):
-        if _ordered(op.ordering):
-            add(ls.ATOMIC, op.ptr, (), op.value.type, "atomic store to")
-        else:
-            add(ls.WRITE, op.ptr, (), op.value.type, "store to")
-    elif isinstance(op, atomic.RMWOp | atomic.LoadOp | atomic.StoreOp):
-        value = op.result if isinstance(op, atomic.RMWOp | atomic.LoadOp) else op.value
-        add(ls.ATOMIC, op.base, op.indices, value.type, "atomic access to")
-    elif isinstance(op, atomic.CmpXchgOp):
-        add(ls.ATOMIC, op.base, op.indices, op.cmp.type, "atomic exchange on")
-    elif isinstance(op, llvmx.AtomicRMWOp):
-        add(ls.ATOMIC, op.ptr, (), op.val.type, "atomic access to")
-    elif isinstance(op, llvmx.CmpXchgOp):
-        add(ls.ATOMIC, op.ptr, (), op.cmp.type, "atomic exchange on")
-    elif isinstance(op, llvmx.MemcpyOp):
-        add(ls.WRITE, op.dst, (), op.len, "copy to")
-        add(ls.READ, op.src, (), op.len, "copy from")
-    return [a for a in found if _addressable(a)]
+def _kind(op: Operation, number: int) -> int:
+    """How `op` accesses its `number`th target: atomically, a write, a read."""
+    if isinstance(op, ATOMICS) or (
+        isinstance(op, llvm.LoadOp | llvm.StoreOp) and _ordered(op.ordering)
+    ):
+        return ls.ATOMIC
+    if isinstance(op, llvmx.MemcpyOp):
+        return ls.WRITE if number == 0 else ls.READ
+    if isinstance(op, memref.StoreOp | vector.StoreOp | llvm.StoreOp):
+        return ls.WRITE
+    return ls.READ
 
 
 def _ordered(ordering: IntegerAttr | None) -> bool:
@@ -206,8 +226,15 @@ def _check(
     racing = b.insert(arith.CmpiOp(race, const(b, 0, i64), "ne")).result
 
     def reported(inner: Builder) -> None:
+        root = _origin(fn, access.address)[1]
+        if root is not None:  # the offset in the variable
+            base = _as_integer(inner, root)
+        else:  # the offset in the work-group's local memory
+            load = memref.LoadOp.get(shadow, [const(inner, ls.BASE)])
+            base = inner.insert(load).res
+        offset = inner.insert(arith.SubiOp(address, base)).result
         at = const(inner, site, i64)
-        args = [shadow, record, race, address, size, at]
+        args = [record, race, offset, size, at]
         inner.insert(func.CallOp(functions.REPORT, args, []))
 
     build_if(b, racing, reported)
@@ -225,17 +252,21 @@ def _size(b: Builder, size: int | SSAValue) -> SSAValue:
     return size
 
 
-def _address(b: Builder, access: _Access) -> SSAValue:
-    """The address of `access` as an i64: a memref's bare pointer (what
-    `convert-to-llvm` makes of it) plus the row-major offset of the element."""
-    address = access.address
-    type_ = address.type
-    pointer = address
-    if isinstance(type_, MemRefType):
+def _as_integer(b: Builder, address: SSAValue) -> SSAValue:
+    """A local memref's bare pointer (what `convert-to-llvm` makes of it) or a
+    local pointer, as an i64."""
+    if isinstance(address.type, MemRefType):
         bare = llvm.LLVMPointerType(IntAttr(ADDRESS_SPACE_LOCAL))
-        pointer = b.insert(UnrealizedConversionCastOp.get([address], [bare]))
-        pointer = pointer.results[0]
-    value = b.insert(llvm.PtrToIntOp(pointer, i64)).results[0]
+        cast = b.insert(UnrealizedConversionCastOp.get([address], [bare]))
+        address = cast.results[0]
+    return b.insert(llvm.PtrToIntOp(address, i64)).results[0]
+
+
+def _address(b: Builder, access: _Access) -> SSAValue:
+    """The address of `access` as an i64: its memref's bare pointer plus the
+    row-major offset of the element, or its pointer."""
+    value = _as_integer(b, access.address)
+    type_ = access.address.type
     if not isinstance(type_, MemRefType) or not access.indices:
         return value
     shape = type_.get_shape()
@@ -250,33 +281,26 @@ def _address(b: Builder, access: _Access) -> SSAValue:
 
 
 def _site_text(fn: func.FuncOp, access: _Access) -> str:
-    return f"{access.verb} {_origin(fn, access.address)} at {_where(fn, access.op)}"
+    what = _origin(fn, access.address)[0]
+    return f"{access.verb} {what} at {describe_location(access.op)}"
 
 
-def _origin(fn: func.FuncOp, value: SSAValue) -> str:
-    """What local memory `value` points into, as a message names it."""
+def _origin(fn: func.FuncOp, value: SSAValue) -> tuple[str, SSAValue | None]:
+    """What local memory `value` points into, as a message names it, and the
+    parameter that is its start (None: not known)."""
     while True:
         if isinstance(value, BlockArgument):
             if value.owner is not fn.body.blocks.first:
-                return "local memory"
+                return "local memory", None
             local_vars = mux_attrs.LOCAL_VARS_PARAM.get(fn)
             if local_vars is not None and value.index == local_vars.index:
-                return "module-scope local memory"
-            return f"local parameter '{value.name_hint or f'arg{value.index}'}'"
+                return "the module-scope local variables", value
+            name = value.name_hint or f"arg{value.index}"
+            return f"local parameter '{name}'", value
         owner = value.owner
         if isinstance(owner, UnrealizedConversionCastOp | llvmx.AddrSpaceCastOp):
             value = owner.operands[0]
         elif isinstance(owner, llvm.GEPOp):
             value = owner.ptr
         else:
-            return "local memory"
-
-
-def _where(fn: func.FuncOp, op: Operation | None) -> str:
-    """`file:line:col` of `op` or the closest op holding it that has one."""
-    while op is not None:
-        if isinstance(op.location, FileLineColLoc):
-            loc = op.location
-            return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
-        op = op.parent_op()
-    return f"kernel '{fn.sym_name.data}'"
+            return "local memory", None

@@ -191,17 +191,16 @@ def _load(b: Builder, shadow: SSAValue, index: SSAValue) -> SSAValue:
 
 
 def _report() -> func.FuncOp:
-    """`@__mux_report_local_race(%shadow, %record, %race, %address, %bytes,
-    %site)`: reports the race of this work-item's access at `%site` with the
-    access `%race` (`check_record.report`): the byte offset in the work-group's
-    local memory (`a`), the access's size (`b`), the other work-item's ids
-    (from its local linear id) and site."""
-    types = [ls.SHADOW_TYPE, RECORD_TYPE, i64, i64, i64, i64]
-    names = ["shadow", "record", "race", "address", "bytes", "site"]
+    """`@__mux_report_local_race(%record, %race, %offset, %bytes, %site)`:
+    reports the race of this work-item's access at `%site` with the access
+    `%race` (`check_record.report`): the byte offset in what is accessed
+    (`a`), the access's size (`b`), the other work-item's ids (from its local
+    linear id) and site."""
+    types = [RECORD_TYPE, i64, i64, i64, i64]
+    names = ["record", "race", "offset", "bytes", "site"]
     fn, b = new_function(REPORT, types, [], names)
-    shadow, record, race, address, size, site = fn.args
+    record, race, offset, size, site = fn.args
     n = _I64(b)
-    offset = n.op(arith.SubiOp, address, _load(b, shadow, const(b, ls.BASE)))
     linear = n.field(race, ls.FIRST_ID, ls.ID_MASK)
     linear = b.insert(arith.IndexCastOp(linear, IndexType())).result
     sizes = _ids(b, mux.GetLocalSizeOp)

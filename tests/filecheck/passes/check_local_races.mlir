@@ -15,7 +15,7 @@
 // CHECK:      builtin.module attributes {mux.check_sites = [
 // CHECK-SAME:   "store to local parameter 'tile' at {{[^"]*}}check_local_races.mlir:{{[0-9]+}}:3",
 // CHECK-SAME:   "load from local parameter 'tile' at {{[^"]*}}check_local_races.mlir:{{[0-9]+}}:3",
-// CHECK-SAME:   "atomic access to local parameter 'count' at {{[^"]*}}check_local_races.mlir:{{[0-9]+}}:3",
+// CHECK-SAME:   "atomic on local parameter 'count' at {{[^"]*}}check_local_races.mlir:{{[0-9]+}}:3",
 // CHECK-SAME:   "load from local parameter 'count' at {{[^"]*}}check_local_races.mlir:{{[0-9]+}}:3"]}
 // CHECK-LABEL: func.func @k(%out: memref<?xf32, 1 : i64>, %tile: memref<4x8xf32, 3 : i64>, %count: !llvm.ptr<3>, %local_shadow: memref<?xi64>, %0: memref<?xi64, 1 : i64>)
 // CHECK-SAME:    attributes {mux.kernel = "entry-point", mux.local_shadow = 3 : i64, mux.check_record = 4 : i64}
