@@ -293,8 +293,9 @@ def _local_block(
     shadow = b.insert(UnrealizedConversionCastOp.get([memory], [SHADOW_TYPE]))
     shadow = shadow.results[0]
     base = b.insert(PtrToIntOp(block, i64)).results[0]
-    header = ((local_shadow.DIRTY, const(b, 1, i64)), (local_shadow.BASE, base))
+    header = ((local_shadow.EPOCH, const(b, -1, i64)), (local_shadow.BASE, base))
     for word, value in (*header, (local_shadow.BYTES, end)):
         b.insert(memref.StoreOp.get(value, shadow, [const(b, word)]))
-    b.insert(func.CallOp(local_shadow.EPOCH, [shadow], []))  # zeroes the shadow
+    epoch = const(b, 0, i64)  # before the first barrier: zeroes the shadow
+    b.insert(func.CallOp(local_shadow.NEXT_EPOCH, [shadow, epoch], []))
     return shadow

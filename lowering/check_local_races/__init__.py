@@ -20,10 +20,11 @@ For each kernel entry point that accesses local memory (address space 3):
   with, the access reports `Fault.LOCAL_RACE` with both work-items, both sites,
   the byte offset in the work-group's local memory (`a`) and the access's size
   (`b`);
-- before each barrier-like op (`prepare-barriers`' barriers, work-group
+- after each barrier-like op (`prepare-barriers`' barriers, work-group
   collectives, and the sub-group ops `work-item-loops` schedules as barriers
-  when sub-groups are wider than one work-item) `DIRTY` is set, and after it
-  `@__mux_check_local_epoch` clears the shadow if `DIRTY` is set.
+  when sub-groups are wider than one work-item), the work-item counts it in a
+  private variable, `%epochs`, and calls `@__mux_check_local_epoch` with the
+  count: the first work-item past the barrier clears the shadow.
 
 **No false report.** The work-item loops run every work-item of the group to a
 barrier before any runs past it, so the first work-item past a barrier clears
@@ -199,13 +200,27 @@ def _instrument(fn: func.FuncOp, accesses: list[_Access]) -> None:
     barriers = [op for op in fn.walk() if isinstance(op, INLINED)]
     for access in accesses:
         _check(fn, access, shadow, record)
+    if barriers:
+        _count_epochs(fn, shadow, barriers)
+
+
+def _count_epochs(fn: func.FuncOp, shadow: SSAValue, barriers: list[Operation]) -> None:
+    """The work-item's count of barriers passed, a private variable, and the
+    call after each barrier that starts the epoch (`local_shadow.EPOCH`)."""
+    entry = fn.body.blocks.first
+    assert entry is not None and entry.first_op is not None
+    b = Builder(InsertPoint.before(entry.first_op))
+    epochs = b.insert(memref.AllocaOp.get(i64, shape=[1])).memref
+    epochs.name_hint = "epochs"
+    zero = const(b, 0)
+    b.insert(memref.StoreOp.get(const(b, 0, i64), epochs, [zero]))
     for barrier in barriers:
-        before = Builder(InsertPoint.before(barrier))
-        before.insert(
-            memref.StoreOp.get(const(before, 1, i64), shadow, [const(before, ls.DIRTY)])
-        )
         after = Builder(InsertPoint.after(barrier))
-        after.insert(func.CallOp(functions.EPOCH, [shadow], []))
+        at = const(after, 0)
+        count = after.insert(memref.LoadOp.get(epochs, [at])).res
+        count = after.insert(arith.AddiOp(count, const(after, 1, i64))).result
+        after.insert(memref.StoreOp.get(count, epochs, [at]))
+        after.insert(func.CallOp(functions.NEXT_EPOCH, [shadow, count], []))
 
 
 def _check(

@@ -8,8 +8,10 @@ work-item, its site) for the first byte that races. An address outside the
 work-group's local memory is not checked (an access out of bounds is the
 bounds check's to report) and leaves the shadow alone.
 
-`@__mux_check_local_epoch(%shadow)`, called after each barrier: zeroes the
-shadow of every byte if `DIRTY` is set, and clears it.
+`@__mux_check_local_epoch(%shadow, %epoch)`, called by each work-item after
+each barrier with the number of barriers it passed: if the shadow's `EPOCH` is
+not `%epoch` (this is the first work-item past the barrier), zeroes the shadow
+of every byte and sets `EPOCH`.
 
 A byte's word `old` and the access `new` (kind `k`, work-item `v`, site `s`)
 give, when `old` is 0, `new`; when every work-item in `old` is `v` (the same
@@ -44,7 +46,7 @@ from lowering.common.check_record import RECORD_TYPE, Fault, report
 from lowering.common.functions import functions, mark_internal, new_function
 
 ACCESS = ls.ACCESS
-EPOCH = ls.EPOCH
+NEXT_EPOCH = ls.NEXT_EPOCH
 REPORT = "__mux_report_local_race"
 
 
@@ -78,7 +80,7 @@ class _I64:
 def define(module: ModuleOp) -> None:
     """Adds the three functions to `module` unless it has them."""
     have = functions(module)
-    for name, build in ((ACCESS, _access), (EPOCH, _epoch), (REPORT, _report)):
+    for name, build in ((ACCESS, _access), (NEXT_EPOCH, _epoch), (REPORT, _report)):
         if name not in have:
             fn = build()
             mark_internal(fn)
@@ -162,11 +164,11 @@ def _step(n: _I64, old: SSAValue, new: SSAValue) -> tuple[SSAValue, SSAValue]:
 
 
 def _epoch() -> func.FuncOp:
-    fn, b = new_function(EPOCH, [ls.SHADOW_TYPE], [], ["shadow"])
-    shadow = fn.args[0]
-    dirty = const(b, ls.DIRTY)
+    fn, b = new_function(NEXT_EPOCH, [ls.SHADOW_TYPE, i64], [], ["shadow", "epoch"])
+    shadow, epoch = fn.args
+    at = const(b, ls.EPOCH)
     n = _I64(b)
-    is_dirty = n.cmp("ne", _load(b, shadow, dirty), 0)
+    is_new = n.cmp("ne", _load(b, shadow, at), epoch)
 
     def zero(inner: Builder) -> None:
         size = _load(inner, shadow, const(inner, ls.BYTES))
@@ -179,9 +181,9 @@ def _epoch() -> func.FuncOp:
             body.insert(memref.StoreOp.get(zero_word, shadow, [i]))
 
         build_for(inner, first, end, const(inner, 1), clear)
-        inner.insert(memref.StoreOp.get(zero_word, shadow, [dirty]))
+        inner.insert(memref.StoreOp.get(epoch, shadow, [at]))
 
-    build_if(b, is_dirty, zero)
+    build_if(b, is_new, zero)
     b.insert(func.ReturnOp())
     return fn
 

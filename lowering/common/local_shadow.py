@@ -14,10 +14,14 @@ the shadow: no access has to be traced back to the buffer it is in.
 **The shadow**, a `memref<?xi64>` in private memory, is `HEADER_WORDS` words
 then one word per byte of the block, all zero at the start of the work-group:
 
-- `DIRTY`: set by every work-item before a barrier; the first work-item past
-  the barrier finds it set, zeroes the words of the block and clears it (the
-  work-item loops run every work-item to the barrier before any goes on, so
-  the shadow then holds the accesses since the last barrier only);
+- `EPOCH`: the number of barriers the shadow's accesses are after. Each
+  work-item counts the barriers it passes (a private variable, which
+  `work-item-loops` keeps per work-item across barriers); the first work-item
+  past barrier `e` finds `EPOCH` != `e`, zeroes the words of the block and sets
+  `EPOCH` to `e`. The work-item loops run every work-item of the group to the
+  barrier before any goes on, so the shadow then holds the accesses since the
+  last barrier only: a race is only ever reported between two accesses of one
+  barrier interval;
 - `BASE`: the block's address; `BYTES`: its size.
 
 **A byte's word** says how the byte was accessed since the last barrier
@@ -42,10 +46,10 @@ SHADOW_TYPE = MemRefType(i64, [DYNAMIC_INDEX])
 
 ACCESS = "__mux_check_local_access"
 """The function checking an access (`check-local-races` defines both)."""
-EPOCH = "__mux_check_local_epoch"
-"""The function clearing the shadow after a barrier if `DIRTY`."""
+NEXT_EPOCH = "__mux_check_local_epoch"
+"""The function clearing the shadow when a work-item enters a new epoch."""
 
-DIRTY = 0
+EPOCH = 0
 BASE = 1
 BYTES = 2
 HEADER_WORDS = 4

@@ -7,8 +7,10 @@
 // @__mux_check_local_access with its address (a memref's bare pointer plus the
 // row-major offset), its size and its access word (kind | local linear id << 3 |
 // site << 32: a write is 3, a read 2, an atomic access 1), and reports the race
-// the call returns; each barrier sets the shadow's DIRTY word before it and calls
-// @__mux_check_local_epoch after it. The kernel gets the shadow (mux.local_shadow)
+// the call returns; after each barrier, the work-item counts it (%epochs, a
+// private variable) and calls @__mux_check_local_epoch with the count, which
+// clears the shadow if it holds another epoch's accesses. The kernel gets the
+// shadow (mux.local_shadow)
 // and the check record (mux.check_record) as parameters; the module gets the
 // site table.
 
@@ -19,6 +21,10 @@
 // CHECK-SAME:   "load from local parameter 'count' at {{[^"]*}}check_local_races.mlir:{{[0-9]+}}:3"]}
 // CHECK-LABEL: func.func @k(%out: memref<?xf32, 1 : i64>, %tile: memref<4x8xf32, 3 : i64>, %count: !llvm.ptr<3>, %local_shadow: memref<?xi64>, %0: memref<?xi64, 1 : i64>)
 // CHECK-SAME:    attributes {mux.kernel = "entry-point", mux.local_shadow = 3 : i64, mux.check_record = 4 : i64}
+// CHECK-NEXT:    %epochs = memref.alloca() : memref<1xi64>
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    memref.store %[[Z]], %epochs[%[[C0]]] : memref<1xi64>
 // The store to tile[1][lid]: 4 bytes at tile + (1 * 8 + lid) * 4, a write at site 0.
 // CHECK:         %[[P:.*]] = builtin.unrealized_conversion_cast %tile : memref<4x8xf32, 3 : i64> to !llvm.ptr<3>
 // CHECK-NEXT:    %[[BASE:.*]] = llvm.ptrtoint %[[P]] : !llvm.ptr<3> to i64
@@ -48,11 +54,14 @@
 // CHECK-NEXT:      func.call @__mux_report_local_race(%0, %[[RACE]], %[[IN]], %[[SIZE]], %[[SITE]])
 // CHECK-NEXT:    }
 // CHECK-NEXT:    memref.store %v, %tile[%c1, %lid]
-// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : i64
-// CHECK-NEXT:    %[[DIRTY:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    memref.store %[[ONE]], %local_shadow[%[[DIRTY]]] : memref<?xi64>
+// After the barrier, the work-item's count of barriers, the epoch it enters.
 // CHECK-NEXT:    mux.work_group_barrier
-// CHECK-NEXT:    func.call @__mux_check_local_epoch(%local_shadow)
+// CHECK-NEXT:    %[[AT:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[BEFORE:.*]] = memref.load %epochs[%[[AT]]] : memref<1xi64>
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-NEXT:    %[[EPOCH:.*]] = arith.addi %[[BEFORE]], %[[ONE]] : i64
+// CHECK-NEXT:    memref.store %[[EPOCH]], %epochs[%[[AT]]] : memref<1xi64>
+// CHECK-NEXT:    func.call @__mux_check_local_epoch(%local_shadow, %[[EPOCH]])
 // The read at site 1: 2 | 1 << 32.
 // CHECK:         arith.constant 4294967298 : i64
 // CHECK:         memref.load %tile[%c1, %c1]
@@ -91,7 +100,7 @@ func.func @plain(%out: memref<?xf32, 1>) attributes {mux.kernel = "entry-point"}
 
 // The three functions, once in the module.
 // CHECK:       func.func private @__mux_check_local_access(%shadow: memref<?xi64>, %address: i64, %bytes: i64, %access: i64) -> i64
-// CHECK:       func.func private @__mux_check_local_epoch(%shadow: memref<?xi64>)
+// CHECK:       func.func private @__mux_check_local_epoch(%shadow: memref<?xi64>, %epoch: i64)
 // CHECK:       func.func private @__mux_report_local_race(%record: memref<?xi64, 1 : i64>, %race: i64, %offset: i64, %bytes: i64, %site: i64)
 
 // In the host pipeline, checked: the wrapper allocates the local buffers and the
