@@ -34,6 +34,13 @@ like a local buffer passed by size, but with the constant `size` and `alignment`
 whatever `local-buffers-by-size` says. The wrapper runs once per work-group, so each
 work-group has its own.
 
+**Checked mode.** A kernel with a local-memory shadow (`mux.local_shadow`, the
+parameter `check-local-races` adds) gets all its work-group's local memory as one
+block, the local buffers passed by size in parameter order then the module-scope
+variables, each at the next multiple of its alignment, and the shadow of the
+block (`lowering.common.local_shadow`: one i64 per byte after a header), zeroed
+by `@__mux_check_local_epoch`. The shadow is hidden from the runtime too.
+
 The wrapper takes the entry-point attribute and metadata of the kernel and records
 `mux.base_fn_name`; it has no `mux.scheduled_fn` (the spec drops it: "no longer
 accurate"); the kernel becomes private, to be inlined.
