@@ -110,13 +110,30 @@ def _access() -> func.FuncOp:
         first = inner.insert(arith.AddiOp(first, const(inner, ls.HEADER_WORDS)))
         count = inner.insert(arith.IndexCastOp(size, IndexType())).result
 
+        # an access that leaves the word as it is: the same one again, or one
+        # more read (atomic access) of a byte several work-items read (accessed
+        # atomically); the common case of a loop over local memory
+        m = _I64(inner)
+        shared_kind = m.op(arith.OrIOp, m.op(arith.AndIOp, access, ls.KIND_MASK), 4)
+
         def byte(body: Builder, i: SSAValue, found: list[SSAValue]) -> list[SSAValue]:
             at = body.insert(arith.AddiOp(first.result, i)).result
             old = _load(body, shadow, at)
-            new, race = _step(_I64(body), old, access)
-            body.insert(memref.StoreOp.get(new, shadow, [at]))
-            m = _I64(body)
-            return [m.select(m.cmp("ne", found[0], 0), found[0], race)]
+            n = _I64(body)
+            same = n.op(
+                arith.OrIOp,
+                n.cmp("eq", old, access),
+                n.cmp("eq", n.op(arith.AndIOp, old, 7), shared_kind),
+            )
+
+            def step(slow: Builder) -> list[SSAValue]:
+                new, race = _step(_I64(slow), old, access)
+                slow.insert(memref.StoreOp.get(new, shadow, [at]))
+                k = _I64(slow)
+                return [k.select(k.cmp("ne", found[0], 0), found[0], race)]
+
+            kept = build_if_else(body, same, [i64], lambda _: [found[0]], step)
+            return [kept.results[0]]
 
         loop = build_for_carrying(
             inner, const(inner, 0), count, const(inner, 1), [const(inner, 0, i64)], byte
