@@ -269,3 +269,32 @@ def test_a_race_in_every_work_group_is_reported_once_with_the_count():
         groups=4,
     )
     assert re.search(r"\((\d+) more faults in this launch\)", message)
+
+
+SUB_GROUP_NEIGHBOUR = """
+  memref.store %v, %tile[%lid] : memref<?xi32, 3>
+  mux.sub_group_barrier id(0) scope(sub_group) semantics(acq_rel | work_group_memory)
+  %other = arith.xori %lid, %c1 : index
+  %x = memref.load %tile[%other] : memref<?xi32, 3>
+  memref.store %x, %out[%gid] : memref<?xi32, 1>
+"""
+
+
+def test_a_sub_group_barrier_orders_its_sub_group():
+    """Sub-groups of 4: work-items 2k and 2k + 1 are in one sub-group, whose
+    barrier orders their accesses (work-item-loops schedules it as a barrier of
+    the group, and so does the check)."""
+    program = mux.compile(
+        KERNEL.format(body=SUB_GROUP_NEIGHBOUR), checked=True, sub_group_size=4
+    )
+    out = np.zeros(32, np.int32)
+    program.kernel("k")(out, mux.LocalBuffer(32), global_size=(32,), local_size=(8,))
+    np.testing.assert_array_equal(out, np.arange(32) ^ 1)
+
+
+def test_sub_groups_of_one_work_item_do_not_order_two():
+    """Sub-groups of one work-item (the default): the sub-group barrier orders
+    nothing between work-items 0 and 1, a race."""
+    message = race(SUB_GROUP_NEIGHBOUR)
+    assert "store to local parameter 'tile'" in message
+    assert "load from local parameter 'tile'" in message
