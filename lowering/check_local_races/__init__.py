@@ -1,8 +1,11 @@
 """`check-local-races`: checked mode's data-race check on local memory (issue 17).
 
-The spec has no such pass (oclgrind's data-race check is the model: two
-work-items of a group touching the same local byte between the same two
-barriers, at least one writing, not both atomically). It runs in the host
+The spec has no such pass (checked mode is ours, as lower-printf is; the
+model is oclgrind's data-race check): two work-items of a group touching the
+same local byte between the same two barriers, at least one writing, not both
+atomically, is a race, since only a barrier orders them (mux-compiler-spec.rst,
+"Memory and Control Barriers": `__mux_work_group_barrier` waits for all
+invocations of the work-group and orders their memory accesses). It runs in the host
 pipeline only when checked (`HostPipeline.checked`), after `lift-llvm-ops`
 and before `run-vecz`.
 
