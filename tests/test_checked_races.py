@@ -58,8 +58,10 @@ def without_loop_barrier(path: Path, tmp_path: Path) -> Path:
         text = re.sub(r"\n *mux\.work_group_barrier id\(1\)[^\n]*", "", text)
     else:
         head, tail = text.split("scratch[lid] += scratch[lid + stride];")
-        text = head + "scratch[lid] += scratch[lid + stride];" + tail.replace(
-            "barrier(CLK_LOCAL_MEM_FENCE);", "", 1
+        text = (
+            head
+            + "scratch[lid] += scratch[lid + stride];"
+            + tail.replace("barrier(CLK_LOCAL_MEM_FENCE);", "", 1)
         )
     racy = tmp_path / path.name
     racy.write_text(text)
@@ -86,8 +88,9 @@ def test_reduce_without_its_loop_barrier_races(language: str, tmp_path: Path):
         global_size=(16,),
         local_size=(16,),
     )
-    # one work-group, so that the first race is always this one: work-item 2 adds scratch[3] into scratch[2], which work-item 0 has read in
-    # the same interval (its scratch[0] += scratch[1] + ..., no barrier between)
+    # one work-group, so that the first race is always this one: work-item 2
+    # adds scratch[3] into scratch[2], which work-item 0 has read in the same
+    # interval (its scratch[0] += scratch[1] + ..., no barrier between)
     assert message.startswith("kernel 'reduce': data race on local memory: store to ")
     assert "local parameter 'scratch'" in message
     assert "by the work-item of global id (2, 0, 0), local id (2, 0, 0)" in message
@@ -111,6 +114,20 @@ func.func @k(%out: memref<?xi32, 1>, %tile: memref<?xi32, 3>)
 {body}
   func.return
 }}
+"""
+
+
+STORE_MINE = """
+  memref.store %v, %tile[%lid] : memref<?xi32, 3>
+"""
+READ_NEXT = """
+  %next = arith.addi %lid, %c1 : index
+  %wrapped = arith.remui %next, %n : index
+  %x = memref.load %tile[%wrapped] : memref<?xi32, 3>
+  memref.store %x, %out[%gid] : memref<?xi32, 1>
+"""
+BARRIER = """
+  mux.work_group_barrier id({id}) scope(work_group) semantics(acq_rel|work_group_memory)
 """
 
 
@@ -143,13 +160,7 @@ def test_two_work_items_writing_one_element():
 
 
 def test_reading_a_neighbours_element_without_a_barrier():
-    message = race("""
-  memref.store %v, %tile[%lid] : memref<?xi32, 3>
-  %next = arith.addi %lid, %c1 : index
-  %wrapped = arith.remui %next, %n : index
-  %x = memref.load %tile[%wrapped] : memref<?xi32, 3>
-  memref.store %x, %out[%gid] : memref<?xi32, 1>
-""")
+    message = race(STORE_MINE + READ_NEXT)
     # work-item 0 reads tile[1] before work-item 1 writes it
     assert message.count("local parameter 'tile'") == 2
     assert "store to local parameter 'tile'" in message
@@ -157,14 +168,7 @@ def test_reading_a_neighbours_element_without_a_barrier():
     assert "local id (1, 0, 0)" in message and "local id (0, 0, 0)" in message
 
 
-NEIGHBOUR_WITH_BARRIER = """
-  memref.store %v, %tile[%lid] : memref<?xi32, 3>
-  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
-  %next = arith.addi %lid, %c1 : index
-  %wrapped = arith.remui %next, %n : index
-  %x = memref.load %tile[%wrapped] : memref<?xi32, 3>
-  memref.store %x, %out[%gid] : memref<?xi32, 1>
-"""
+NEIGHBOUR_WITH_BARRIER = STORE_MINE + BARRIER.format(id=0) + READ_NEXT
 
 
 def test_a_barrier_between_is_no_race():
@@ -206,19 +210,18 @@ def test_atomics_on_local_memory_by_every_work_item_are_no_race():
     np.testing.assert_array_equal(run_kernel(ATOMICS_BY_ALL), np.full(32, 16))
 
 
-BARRIER_IN_A_LOOP = """
+BARRIER_IN_A_LOOP = (
+    """
   %steps = arith.constant 5 : index
   scf.for %i = %c0 to %steps step %c1 {
     %w = arith.index_cast %i : index to i32
     memref.store %w, %tile[%lid] : memref<?xi32, 3>
-    mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
-    %next = arith.addi %lid, %c1 : index
-    %wrapped = arith.remui %next, %n : index
-    %x = memref.load %tile[%wrapped] : memref<?xi32, 3>
-    memref.store %x, %out[%gid] : memref<?xi32, 1>
-    mux.work_group_barrier id(1) scope(work_group) semantics(acq_rel | work_group_memory)
-  }
 """
+    + BARRIER.format(id=0)
+    + READ_NEXT
+    + BARRIER.format(id=1)
+    + "  }\n"
+)
 
 
 def test_a_barrier_in_a_loop_is_no_race():
@@ -226,11 +229,7 @@ def test_a_barrier_in_a_loop_is_no_race():
 
 
 def test_the_same_loop_without_its_second_barrier_races():
-    body = BARRIER_IN_A_LOOP.replace(
-        "    mux.work_group_barrier id(1) scope(work_group) semantics(acq_rel | "
-        "work_group_memory)\n",
-        "",
-    )
+    body = BARRIER_IN_A_LOOP.replace(BARRIER.format(id=1), "")
     message = race(body)
     # the next iteration's store to tile[1] by work-item 1 follows work-item
     # 0's load of it, across no barrier

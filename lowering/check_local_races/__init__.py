@@ -56,10 +56,8 @@ from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, memref, vector
 from xdsl.dialects.builtin import (
-    IndexType,
     IntAttr,
     IntegerAttr,
-    IntegerType,
     MemRefType,
     ModuleOp,
     NoneAttr,
@@ -77,7 +75,7 @@ from lowering.check_local_races import functions
 from lowering.common import local_shadow as ls
 from lowering.common.access_sites import describe_location, targets
 from lowering.common.builders import build_if, const
-from lowering.common.check_record import add_site, record_param
+from lowering.common.check_record import add_site, record_param, to_i64
 from lowering.common.functions import (
     append_arguments,
     calls_in,
@@ -259,15 +257,7 @@ def _check(
 
 
 def _size(b: Builder, size: int | SSAValue) -> SSAValue:
-    if isinstance(size, int):
-        return const(b, size, i64)
-    type_ = size.type
-    if isinstance(type_, IndexType):
-        return b.insert(arith.IndexCastOp(size, i64)).result
-    assert isinstance(type_, IntegerType)
-    if type_.bitwidth < 64:
-        return b.insert(arith.ExtUIOp(size, i64)).result
-    return size
+    return const(b, size, i64) if isinstance(size, int) else to_i64(b, size)
 
 
 def _as_integer(b: Builder, address: SSAValue) -> SSAValue:

@@ -189,14 +189,15 @@ def report(
             continue
         offset = const(bld, word - DETAILS)
         at = bld.insert(arith.AddiOp(details, offset)).result
-        bld.insert(memref.StoreOp.get(_to_i64(bld, value), record, [at]))
+        bld.insert(memref.StoreOp.get(to_i64(bld, value), record, [at]))
 
 
 def _ids(first: int, values: Sequence[SSAValue]) -> list[tuple[int, SSAValue | None]]:
     return [(first + d, v) for d, v in enumerate(values[:3])]
 
 
-def _to_i64(b: Builder, value: SSAValue) -> SSAValue:
+def to_i64(b: Builder, value: SSAValue) -> SSAValue:
+    """An index or integer value as an i64 (zero-extended if narrower)."""
     type_ = value.type
     if isinstance(type_, IndexType):
         return b.insert(arith.IndexCastOp(value, i64)).result
