@@ -59,6 +59,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
@@ -256,7 +257,9 @@ class _Checker:
         start = _splat(b, b.insert(arith.IndexCastOp(linear, i64)).result, vtype)
         limit = _splat(b, b.insert(arith.IndexCastOp(count, i64)).result, vtype)
         indices = b.insert(arith.AddiOp(start, iota)).result
-        outside = b.insert(arith.CmpiOp(indices, limit, "uge")).result
+        # xDSL's arith.cmpi gives one i1: the vector comparison is llvm's
+        uge = IntegerAttr(llvm.ICmpPredicateFlag("uge").to_int(), i64)
+        outside = b.insert(llvm.ICmpOp(indices, limit, uge)).res
         bad = b.insert(arith.AndIOp(outside, mask)).result
         ok = b.insert(arith.XOrIOp(_reduce(b, bad, "or", i1), const(b, 1, i1))).result
 

@@ -114,7 +114,9 @@ def record_param(fn: func.FuncOp) -> SSAValue:
         index = len(fn.function_type.inputs.data)
         append_arguments(fn, [RECORD_TYPE])
         CHECK_RECORD.set(fn, index)
-    return fn.body.block.args[index]
+    entry = fn.body.blocks.first
+    assert entry is not None, "the record of a declaration"
+    return entry.args[index]
 
 
 def add_site(fn: func.FuncOp, text: str) -> int:

@@ -131,7 +131,7 @@ def pointer_roots(fn: func.FuncOp, pointer: SSAValue) -> list[MemoryObject] | No
         sources = _sources(fn, value)
         if sources is None:
             return None
-        work += sources
+        work += reversed(sources)  # popped in their order
     return roots
 
 
