@@ -5,9 +5,12 @@ model is oclgrind's data-race check): two work-items of a group touching the
 same local byte between the same two barriers, at least one writing, not both
 atomically, is a race, since only a barrier orders them (mux-compiler-spec.rst,
 "Memory and Control Barriers": `__mux_work_group_barrier` waits for all
-invocations of the work-group and orders their memory accesses). It runs in the host
-pipeline only when checked (`HostPipeline.checked`), after `lift-llvm-ops`
-and before `run-vecz`.
+invocations of the work-group and orders their memory accesses). It runs in the
+host pipeline only when checked (`HostPipeline.checked`), after `run-vecz` and
+`check-access-bounds` (which inlines the functions a kernel calls: their
+accesses are then the kernel's; it must neither inline this pass's functions
+nor check the shadow, a parameter the runtime does not know), before
+`work-item-loops`.
 
 For each kernel entry point that accesses local memory (address space 3):
 
@@ -21,8 +24,8 @@ For each kernel entry point that accesses local memory (address space 3):
   kind, the local linear id, its check site: "store to local parameter
   'scratch' at reduce.cl:19:18"); if it returns an earlier access it races
   with, the access reports `Fault.LOCAL_RACE` with both work-items, both sites,
-  the byte offset in the work-group's local memory (`a`) and the access's size
-  (`b`);
+  the byte offset of the access in what it accesses (the parameter its address
+  is traced to; else the work-group's local memory) (`a`) and its size (`b`);
 - after each barrier-like op (`prepare-barriers`' barriers, work-group
   collectives, and the sub-group ops `work-item-loops` schedules as barriers
   when sub-groups are wider than one work-item), the work-item counts it in a
@@ -35,16 +38,19 @@ the accesses before it, and a race is only reported between accesses of one
 barrier interval. Clearing only forgets: at a sub-group op that is not a
 barrier of the group (sub-groups of one work-item), each work-item clears the
 others' accesses, which loses races (across sub-groups, between such ops) but
-never makes one up. Accesses in a function the kernel calls are not checked
-(they are not in the shadow: races there are missed, not invented).
+never makes one up. Accesses in a function the kernel still calls are not
+checked (they are not in the shadow: races there are missed, not invented).
 
-**Scalar.** A kernel with checks stays scalar: `run-vecz` refuses calls. A
-packet of work-items would read a byte's word in every lane before any lane
-writes it, and miss the races between lanes, the commonest kind (neighbours).
+**Scalar.** A kernel with checked accesses runs scalar: the copy `run-vecz`
+made of it is dropped (`mux.vecz_fail` says why). A packet of work-items would
+read a byte's word in every lane before any lane writes it, and miss the races
+between lanes, the commonest kind (neighbours).
 
 Before: `lift-llvm-ops` (accesses as `memref` ops where they can be),
 `prepare-barriers` (barriers in the kernel, numbered), `replace-module-scope-vars`
-(module-scope locals as a parameter). After: `run-vecz`, `work-item-loops`.
+(module-scope locals as a parameter), `check-access-bounds` in checked mode.
+After: `work-item-loops` (the epochs' counter lives across barriers per
+work-item), `add-kernel-wrapper` (allocates the local memory and the shadow).
 """
 
 from __future__ import annotations
