@@ -22,8 +22,10 @@ Each implementation runs once untimed (mux compiles then) and its result is chec
 against a numpy reference; then repetitions are interleaved, round-robin over the
 implementations (rep r starts with implementation r mod n, so none always runs right
 after the same other one), and the table gives medians with min and max, and the
-ratios mux/C, mux/PoCL, mux/numpy, and CL/MLIR (the kernel from OpenCL C over the
-same from MLIR: what the front-end costs) and CL/PoCL (the same source). A failed
+ratios mux/C, mux/PoCL, mux/numpy, CL/MLIR (the kernel from OpenCL C over the
+same from MLIR: what the front-end costs), CL/PoCL (the same source) and
+checked/unchecked (the MLIR kernel compiled in checked mode, column "mux checked",
+over the same unchecked: what checked mode costs). A failed
 check or an exception marks its cell and the run goes on. The results are checked
 once more after the timed runs.
 
@@ -72,6 +74,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench_suite, when im
 from bench_suite.impls import (
     CImpl,
     Impl,
+    MuxCheckedImpl,
     MuxClImpl,
     MuxImpl,
     NumpyImpl,
@@ -249,7 +252,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def make_impls() -> list[Impl]:
         """New implementations for each problem (its buffers go with them)."""
-        impls: list[Impl] = [MuxImpl(threads), MuxClImpl(threads)]
+        impls: list[Impl] = [
+            MuxImpl(threads),
+            MuxClImpl(threads),
+            MuxCheckedImpl(threads),
+        ]
         if library is not None:
             impls.append(CImpl(library))
         if pocl is not None:

@@ -67,10 +67,10 @@ def test_quick_run_checks_pass(quick_report):
     report, _ = quick_report
     # mux runs each kernel twice: compiled from MLIR (mux) and from its OpenCL C
     # twin (cl); both are checked against numpy like the others
-    needed = ["mux", "cl", "numpy"] + (["c"] if shutil.which("gcc") else [])
+    needed = ["mux", "cl", "checked", "numpy"] + (["c"] if shutil.which("gcc") else [])
     for kernel in report["kernels"]:
         impls = kernel["impls"]
-        assert set(impls) == {"mux", "cl", "c", "pocl", "numpy"}
+        assert set(impls) == {"mux", "cl", "checked", "c", "pocl", "numpy"}
         for name in needed:
             impl = impls[name]
             assert impl["check"] == "pass", (kernel["name"], name, impl)
@@ -140,10 +140,11 @@ def test_failures_mark_their_implementation():
     assert results["pocl"].status == "error"
     assert "no device" in results["pocl"].detail
     summaries = {name: r.summary(problem.work) for name, r in results.items()}
-    summaries["mux"] = summaries["cl"] = summaries["numpy"]
+    summaries["mux"] = summaries["cl"] = summaries["checked"] = summaries["numpy"]
     ratios = report.ratios(summaries)
     assert ratios["mux/numpy"] == pytest.approx(1.0)
     assert ratios["cl/mux"] == pytest.approx(1.0)
+    assert ratios["checked/mux"] == pytest.approx(1.0)
     assert ratios["mux/c"] is None
     assert ratios["mux/pocl"] is None
     assert ratios["cl/pocl"] is None

@@ -40,18 +40,6 @@ class ControlFlow(PacketValues):
             if point.insert_before is None:
                 _locate(point.block, last, op)
 
-
-def _locate(block: Block, last: Operation | None, op: Operation) -> None:
-    """Gives the ops emitted for `op` (after `last` in `block`) its location where
-    they have none, so that a diagnostic or a checked-mode fault in the
-    vectorised kernel points at the source line."""
-    start = block.first_op if last is None else last.next_op
-    while start is not None:
-        for new in start.walk():
-            if isinstance(new.location, UnknownLoc):
-                new.location = op.location
-        start = start.next_op
-
     def branch(
         self, region: Region, mask, results
     ) -> Callable[[Builder], list[SSAValue]]:
@@ -260,3 +248,15 @@ def _locate(block: Block, last: Operation | None, op: Operation) -> None:
         types = [self.result_type(r) for r in op.res]
         new = b.insert(scf.WhileOp(inits, types, Region(before), Region(after)))
         self.map_args(op.res, new.res)
+
+
+def _locate(block: Block, last: Operation | None, op: Operation) -> None:
+    """Gives the ops emitted for `op` (after `last` in `block`) its location where
+    they have none, so that a diagnostic or a checked-mode fault in the
+    vectorised kernel points at the source line."""
+    start = block.first_op if last is None else last.next_op
+    while start is not None:
+        for new in start.walk():
+            if isinstance(new.location, UnknownLoc):
+                new.location = op.location
+        start = start.next_op

@@ -1,6 +1,7 @@
-"""The implementations a problem runs on: mux (from MLIR and from the OpenCL C
-twin), numpy, C (compiled here with gcc) and PoCL (through pyopencl): each set
-up once (untimed), prepared (untimed), run (timed), its result read."""
+"""The implementations a problem runs on: mux (from MLIR, from the OpenCL C
+twin, and from MLIR in checked mode), numpy, C (compiled here with gcc) and PoCL
+(through pyopencl): each set up once (untimed), prepared (untimed), run (timed),
+its result read."""
 
 from __future__ import annotations
 
@@ -95,6 +96,18 @@ class MuxClImpl(MuxImpl):
 
         path = CL_DIR / f"{problem.name}.cl"
         return mux.load(path, build_options=twin_build_options(path))
+
+
+class MuxCheckedImpl(MuxImpl):
+    """The MLIR kernel compiled in checked mode (`checked=True`: every access
+    checked, docs/checked.md): checked/mux is what the checks cost."""
+
+    name = "checked"
+
+    def load(self, problem: Problem) -> Any:
+        import mux
+
+        return mux.load(EXAMPLES / f"{problem.name}.mlir", checked=True)
 
 
 def twin_build_options(path: Path) -> str:

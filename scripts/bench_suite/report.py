@@ -9,24 +9,28 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-IMPLS = ("mux", "cl", "c", "pocl", "numpy")
+IMPLS = ("mux", "cl", "checked", "c", "pocl", "numpy")
 LABELS = {
     "mux": "mux",
     "cl": "mux from CL",
+    "checked": "mux checked",
     "c": "C",
     "pocl": "PoCL",
     "numpy": "numpy",
 }
-RATIOS = ("mux/c", "mux/pocl", "mux/numpy", "cl/mux", "cl/pocl")
+RATIOS = ("mux/c", "mux/pocl", "mux/numpy", "cl/mux", "cl/pocl", "checked/mux")
 """Time of the implementation before the slash over the other's. `mux` is the
 kernel compiled from MLIR, `cl` the same kernel compiled from its OpenCL C twin:
-cl/mux is what the OpenCL C front-end costs, cl/pocl the same source against PoCL."""
+cl/mux is what the OpenCL C front-end costs, cl/pocl the same source against PoCL;
+`checked` the MLIR kernel compiled in checked mode: checked/mux is what the checks
+cost (docs/checked.md)."""
 RATIO_LABELS = {
     "mux/c": "mux/C",
     "mux/pocl": "mux/PoCL",
     "mux/numpy": "mux/numpy",
     "cl/mux": "CL/MLIR",
     "cl/pocl": "CL/PoCL",
+    "checked/mux": "checked/unchecked",
 }
 
 INSTALL_MATPLOTLIB = "pip install matplotlib (or: pip install -e '.[bench]')"
