@@ -4,7 +4,9 @@ done (a load gives 0), the fault is recorded in the check record
 (`lowering.common.check_record.report`) and the kernel goes on.
 
 The spec has no such pass (checked mode is ours, issue 17; lower-printf is not
-the spec's either). The host pipeline runs it only when `checked` is set, after
+the spec's either); the memories it checks are ir-conventions.rst's address
+spaces: 0 private, 1 global, 2 constant, 3 local. The host pipeline runs it
+only when `checked` is set, after
 `run-vecz` and before `work-item-loops`, so that it sees both the scalar kernel
 and its vectorised copy (`mux.vecz_derived`), each of which gets the record as
 its last parameter (`mux.check_record`).
@@ -351,20 +353,15 @@ class _Checker:
 
     def _report(self, b: Builder, check: _Check) -> None:
         element, offset, lane = check.details(b)
-        global_id = [_id(b, mux.GetGlobalIdOp, d) for d in range(3)]
-        local_id = [_id(b, mux.GetLocalIdOp, d) for d in range(3)]
-        if lane is not None and self.packet:
-            global_id[0] = b.insert(arith.AddiOp(global_id[0], lane)).result
-            local_id[0] = b.insert(arith.AddiOp(local_id[0], lane)).result
-        cr.report(
+        cr.report_call(
             b,
+            self.fn,
             self.record,
             cr.Fault.OUT_OF_BOUNDS,
             check.site,
-            global_id=global_id,
-            local_id=local_id,
             a=element,
             b=offset,
+            lane=lane if self.packet else None,
         )
 
 

@@ -431,7 +431,7 @@ class Kernel:
         printf = PrintfBuffer.allocate(self._printf) if self._printf else None
         if printf is not None:
             setattr(packed, f"f{len(self.params)}", printf.words.ctypes.data)
-        record = self._record(packed, args, printf is not None)
+        record = self._record(packed, args, printf)
         launch(compiled.hook, packed, global_size, local_size, global_offset, threads)
         if printf is not None:
             printf.flush()
@@ -439,13 +439,16 @@ class Kernel:
         if record is not None:
             record.raise_fault(self.name, compiled.sites)
 
-    def _record(self, packed: Any, args: tuple[Any, ...], printf: bool) -> Any:
+    def _record(
+        self, packed: Any, args: tuple[Any, ...], printf: PrintfBuffer | None
+    ) -> CheckRecord | None:
         """Checked mode: the launch's check record (`mux.checked`), its address
         in `packed` after the printf buffer's; None unchecked."""
         if not self._checked:
             return None
-        record = CheckRecord.allocate(self.function, self.params, args)
-        setattr(packed, f"f{len(self.params) + printf}", record.address)
+        words = printf.words if printf is not None else None
+        record = CheckRecord.allocate(self.function, self.params, args, words)
+        setattr(packed, f"f{len(self.params) + (printf is not None)}", record.address)
         return record
 
     def _pack(self, args: tuple[Any, ...]) -> tuple[Any, list[Any]]:

@@ -111,22 +111,34 @@ class CheckRecord:
 
     @classmethod
     def allocate(
-        cls, fn: func.FuncOp, params: Sequence[Param], args: Sequence[Any]
+        cls,
+        fn: func.FuncOp,
+        params: Sequence[Param],
+        args: Sequence[Any],
+        printf: np.ndarray | None = None,
     ) -> CheckRecord:
         """The record of a launch of kernel `fn`, given `args` for `params` (the
         runtime's parameters: `mux.arguments.kernel_params`, which leaves out
-        the module-scope local buffer the record counts)."""
+        the module-scope local buffer the record counts) and the words of its
+        printf buffer if it prints: lower-printf appends that buffer right
+        after the kernel's own parameters, and its accesses are checked too."""
         signature = len(fn.function_type.inputs.data)
         hidden = mux_attrs.LOCAL_VARS_PARAM.get(fn)
         indices = [i for i in range(signature) if hidden is None or i != hidden.index]
-        record = cls(signature)
+        record = cls(signature + 1)
         for index, param, value in zip(indices, params, args, strict=True):
             if isinstance(value, LocalBuffer):
                 record.words[cr.param_word(index)] = value.nbytes
             elif isinstance(value, np.ndarray) and param.address_space is not None:
-                record.words[cr.param_word(index, cr.PARAM_BASE)] = value.ctypes.data
-                record.words[cr.param_word(index)] = value.nbytes
+                record.buffer(index, value)
+        if printf is not None:
+            record.buffer(signature, printf)
         return record
+
+    def buffer(self, index: int, array: np.ndarray) -> None:
+        """Parameter `index` is `array`: its address and size in bytes."""
+        self.words[cr.param_word(index, cr.PARAM_BASE)] = array.ctypes.data
+        self.words[cr.param_word(index)] = array.nbytes
 
     @property
     def address(self) -> int:

@@ -80,3 +80,19 @@ def test_report_emits_a_swap_a_count_and_lowers_to_llvm() -> None:
     assert text.count("memref.store") == 3 + 3 + 2  # site, a, b, 3 + 2 ids
     HostPipeline().apply(context(), module)
     module.verify()
+
+
+def test_report_call_records_out_of_line_in_one_function_per_kind() -> None:
+    module, fn = _kernel()
+    record = cr.record_param(fn)
+    ret = fn.body.block.last_op
+    assert ret is not None
+    b = Builder(InsertPoint.before(ret))
+    for site in range(2):
+        cr.report_call(b, fn, record, cr.Fault.OUT_OF_BOUNDS, site, a=const(b, 3))
+    module.verify()
+    text = str(module)
+    assert text.count("func.call @__mux_check_report_out_of_bounds") == 2
+    assert text.count("func.func private @__mux_check_report_out_of_bounds") == 1
+    assert 'passthrough = ["noinline", "cold"]' in text
+    HostPipeline().apply(context(), module)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -282,7 +283,7 @@ def test_no_false_report_on_the_examples(case: Case, language: str):
     """Each example, checked, computes what it computes unchecked."""
     args = case.args()
     checked, unchecked = copies(args), copies(args)
-    launch = {
+    launch: dict[str, Any] = {
         "global_size": case.global_size,
         "local_size": case.local_size,
         "global_offset": case.global_offset,

@@ -43,16 +43,20 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    ArrayAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
+    StringAttr,
+    i32,
     i64,
 )
 from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint
 
-from dialects import atomic
+from dialects import atomic, mux
 from dialects.attributes import CHECK_RECORD, CHECK_SITES
 from lowering.common.builders import const
 from lowering.common.functions import append_arguments
@@ -192,6 +196,58 @@ def report(
         offset = const(bld, word - DETAILS)
         at = bld.insert(arith.AddiOp(details, offset)).result
         bld.insert(memref.StoreOp.get(to_i64(bld, value), record, [at]))
+
+
+def report_call(
+    builder: Builder,
+    fn: func.FuncOp,
+    record: SSAValue,
+    kind: Fault,
+    site: int,
+    *,
+    a: SSAValue | None = None,
+    b: SSAValue | None = None,
+    lane: SSAValue | None = None,
+) -> None:
+    """`report`, out of line, of a fault by the work-item running (before
+    `work-item-loops`: its ids are the function's `mux.get_global_id` /
+    `get_local_id`, `lane` added to both in x for a vectorised kernel's lane):
+    a call of the module's recording function for `kind`, made on first use
+    and marked `noinline` and `cold`. Each check then costs a compare and a
+    branch, and the code around it stays small enough for LLVM to inline the
+    barrier regions into the work-item loops and vectorise them. The call is
+    emitted at `builder`, inside `fn`."""
+    callee = _report_function(_module(fn), kind)
+    zero = const(builder, 0, i64)
+    values = [const(builder, site, i64), a or zero, b or zero, lane or zero]
+    arguments = [record, *(_to_i64(builder, v) for v in values)]
+    builder.insert(func.CallOp(callee.sym_name.data, arguments, []))
+
+
+def _report_function(module: ModuleOp, kind: Fault) -> func.FuncOp:
+    name = f"__mux_check_report_{kind.name.lower()}"
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and op.sym_name.data == name:
+            return op
+    fn = func.FuncOp(
+        name, ([RECORD_TYPE, i64, i64, i64, i64], []), visibility="private"
+    )
+    never_inlined = [StringAttr("noinline"), StringAttr("cold")]
+    fn.attributes["passthrough"] = ArrayAttr(never_inlined)
+    record, site, a, b, lane = fn.body.block.args
+    inner = Builder(InsertPoint.at_end(fn.body.block))
+    lane = inner.insert(arith.IndexCastOp(lane, IndexType())).result
+    ids: list[list[SSAValue]] = []
+    for query in (mux.GetGlobalIdOp, mux.GetLocalIdOp):
+        dims: list[SSAValue] = [
+            inner.insert(query(const(inner, d, i32))).result for d in range(3)
+        ]
+        dims[0] = inner.insert(arith.AddiOp(dims[0], lane)).result
+        ids.append(dims)
+    report(inner, record, kind, site, global_id=ids[0], local_id=ids[1], a=a, b=b)
+    inner.insert(func.ReturnOp())
+    module.body.block.add_op(fn)
+    return fn
 
 
 def _ids(first: int, values: Sequence[SSAValue]) -> list[tuple[int, SSAValue | None]]:

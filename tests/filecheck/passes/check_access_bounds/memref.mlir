@@ -8,8 +8,8 @@
 // negative index is a huge one).
 
 // CHECK:      builtin.module attributes {mux.check_sites = [
-// CHECK-SAME:   "load from parameter 'a' (memref<?xf32, 1 : i64>) at {{.*}}memref.mlir:37:3",
-// CHECK-SAME:   "store to parameter 'c' (memref<?xf32, 1 : i64>) at {{.*}}memref.mlir:38:3"]}
+// CHECK-SAME:   "load from parameter 'a' (memref<?xf32, 1 : i64>) at {{.*}}memref.mlir:42:3",
+// CHECK-SAME:   "store to parameter 'c' (memref<?xf32, 1 : i64>) at {{.*}}memref.mlir:43:3"]}
 // CHECK:      func.func @vadd(%a: memref<?xf32, 1 : i64>, %c: memref<?xf32, 1 : i64>, %[[RECORD:.*]]: memref<?xi64, 1 : i64>)
 // CHECK-SAME:    mux.check_record = 2 : i64
 // CHECK:         %[[WORD:.*]] = arith.constant 35 : index
@@ -21,16 +21,21 @@
 // CHECK-NEXT:    %x = scf.if %[[OK]] -> (f32) {
 // CHECK-NEXT:      %{{.*}} = memref.load %a[%i] : memref<?xf32, 1 : i64>
 // CHECK:         } else {
-// CHECK:           mux.get_global_id
-// CHECK:           atomic.cmpxchg monotonic monotonic %[[RECORD]][%{{.*}}]
-// CHECK:           atomic.rmw add monotonic %[[RECORD]]
-// CHECK:           %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:           func.call @__mux_check_report_out_of_bounds(%[[RECORD]], %{{.*}}) : (memref<?xi64, 1 : i64>, i64, i64, i64, i64) -> ()
+// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:      scf.yield %[[ZERO]] : f32
 // CHECK-NEXT:    }
 // CHECK:         %[[WORD2:.*]] = arith.constant 37 : index
 // CHECK:         scf.if %{{.*}} {
 // CHECK-NEXT:      memref.store %x, %c[%i] : memref<?xf32, 1 : i64>
 // CHECK-NEXT:    } else {
+// The fault is recorded out of line, in a function the checks call (never
+// inlined): the first fault wins a compare-and-swap of word 0, the others count.
+// CHECK:       func.func private @__mux_check_report_out_of_bounds(%{{.*}}: memref<?xi64, 1 : i64>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
+// CHECK-SAME:    passthrough = ["noinline", "cold"]
+// CHECK:         mux.get_global_id
+// CHECK:         atomic.cmpxchg monotonic monotonic
+// CHECK:         atomic.rmw add monotonic
 func.func @vadd(%a: memref<?xf32, 1>, %c: memref<?xf32, 1>) attributes {mux.kernel = "entry-point"} {
   %d = arith.constant 0 : i32
   %i = mux.get_global_id %d
@@ -58,8 +63,8 @@ func.func @vadd(%a: memref<?xf32, 1>, %c: memref<?xf32, 1>) attributes {mux.kern
 // CHECK-NEXT:    %[[OK2:.*]] = arith.cmpi ult, %j, %[[COUNT2]] : index
 // CHECK-NEXT:    %w = scf.if %[[OK2]] -> (i32) {
 // CHECK-NEXT:      %{{.*}} = memref.load %tile[%j] : memref<16xi32, 3 : i64>
-// CHECK:           atomic.cmpxchg
-// CHECK:           %[[Z:.*]] = arith.constant 0 : i32
+// CHECK:           func.call @__mux_check_report_out_of_bounds
+// CHECK-NEXT:      %[[Z:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:      scf.yield %[[Z]] : i32
 func.func @static(%i: index, %j: index, %v: i32, %lv: memref<64xi8, 3>) attributes {mux.kernel = "entry-point"} {
   %p = builtin.unrealized_conversion_cast %lv : memref<64xi8, 3> to !llvm.ptr<3>
@@ -89,8 +94,8 @@ func.func @static(%i: index, %j: index, %v: i32, %lv: memref<64xi8, 3>) attribut
 // CHECK-NEXT:      %[[INSIDE:.*]] = arith.cmpi ult, %i, %[[COUNT]] : index
 // CHECK-NEXT:      %[[FIRST:.*]] = arith.select %[[INSIDE]], %[[COUNT]], %i : index
 // CHECK:           %[[LANE:.*]] = arith.subi %[[FIRST]], %i : index
-// CHECK:           %[[GX:.*]] = mux.get_global_id
-// CHECK:           arith.addi %[[GX]], %[[LANE]] : index
+// CHECK:           %[[LANE64:.*]] = arith.index_cast %[[LANE]] : index to i64
+// CHECK-NEXT:      func.call @__mux_check_report_out_of_bounds(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[LANE64]])
 // CHECK:           arith.constant dense<0.000000e+00> : vector<8xf32>
 func.func private @__vecz_v8_k(%a: memref<?xf32, 1>) attributes {mux.vecz_derived = [8 : i32, "k"]} {
   %d = arith.constant 0 : i32
