@@ -220,7 +220,7 @@ def report_call(
     callee = _report_function(_module(fn), kind)
     zero = const(builder, 0, i64)
     values = [const(builder, site, i64), a or zero, b or zero, lane or zero]
-    arguments = [record, *(_to_i64(builder, v) for v in values)]
+    arguments = [record, *(to_i64(builder, v) for v in values)]
     builder.insert(func.CallOp(callee.sym_name.data, arguments, []))
 
 
