@@ -297,3 +297,17 @@ def test_sub_groups_of_one_work_item_do_not_order_two():
     message = race(SUB_GROUP_NEIGHBOUR)
     assert "store to local parameter 'tile'" in message
     assert "load from local parameter 'tile'" in message
+
+
+UNIFORM_WRITES = """
+  %seven = arith.constant 7 : i32
+  memref.store %seven, %tile[%c0] : memref<?xi32, 3>
+  %x = memref.load %tile[%c0] : memref<?xi32, 3>
+  memref.store %x, %out[%gid] : memref<?xi32, 1>
+"""
+
+
+def test_work_items_writing_one_value_is_no_race():
+    """Uniform writes (oclgrind's default): every work-item stores 7 to one
+    element and reads it back (UnitCL's regression.86_store_local)."""
+    np.testing.assert_array_equal(run_kernel(UNIFORM_WRITES), np.full(32, 7))

@@ -62,8 +62,11 @@ from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, memref, vector
 from xdsl.dialects.builtin import (
+    AnyFloat,
+    IndexType,
     IntAttr,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     ModuleOp,
     NoneAttr,
@@ -243,6 +246,11 @@ def _check(
     item = b.insert(arith.ShLIOp(item, const(b, ls.FIRST_ID, i64))).result
     word = const(b, ls.access_word(access.kind, 0, site), i64)
     word = b.insert(arith.OrIOp(item, word)).result
+    same = _same_value(b, access.op) if access.kind == ls.WRITE else None
+    if same is not None:
+        flag = const(b, ls.UNIFORM, i64)
+        flag = b.insert(arith.SelectOp(same, flag, const(b, 0, i64))).result
+        word = b.insert(arith.OrIOp(word, flag)).result
     call = b.insert(func.CallOp(functions.ACCESS, [shadow, address, size, word], [i64]))
     race = call.results[0]
     racing = b.insert(arith.CmpiOp(race, const(b, 0, i64), "ne")).result
@@ -260,6 +268,28 @@ def _check(
         inner.insert(func.CallOp(functions.REPORT, args, []))
 
     build_if(b, racing, reported)
+
+
+def _same_value(b: Builder, op: Operation) -> SSAValue | None:
+    """Whether the scalar store `op` writes the value its element holds already
+    (an i1), None for other writes: its element is loaded before the store."""
+    if isinstance(op, memref.StoreOp):
+        value = op.value
+        load = memref.LoadOp.get(op.memref, op.indices)
+    elif isinstance(op, llvm.StoreOp):
+        value = op.value
+        load = llvm.LoadOp(op.ptr, value.type)
+    else:
+        return None
+    type_ = value.type
+    if not isinstance(type_, IntegerType | IndexType | AnyFloat):
+        return None
+    held = b.insert(load).results[0]
+    if isinstance(type_, AnyFloat):  # bit for bit: a NaN is itself
+        bits = IntegerType(type_.bitwidth)
+        held = b.insert(arith.BitcastOp(held, bits)).result
+        value = b.insert(arith.BitcastOp(value, bits)).result
+    return b.insert(arith.CmpiOp(held, value, "eq")).result
 
 
 def _size(b: Builder, size: int | SSAValue) -> SSAValue:

@@ -21,7 +21,9 @@ are reads or both atomic, in which case `old` gets `SHARED` with `v` and `s`
 second (if it had no second yet). Merging a work-item's accesses into its
 strongest loses some races (a work-item's atomic then read, and another's
 plain read), never invents one: the word only ever claims accesses that
-happened.
+happened. A write of the value the byte holds already (`UNIFORM`: several
+work-items storing one value, oclgrind's "uniform writes") is no race: it takes
+a written byte over, and leaves any other as it was.
 """
 
 from __future__ import annotations
@@ -177,7 +179,14 @@ def _step(n: _I64, old: SSAValue, new: SSAValue) -> tuple[SSAValue, SSAValue]:
     race = n.op(arith.OrIOp, kind, n.op(arith.ShLIOp, other, ls.FIRST_ID))
     race = n.op(arith.OrIOp, race, n.op(arith.ShLIOp, other_site, ls.FIRST_SITE))
     racing = n.op(arith.AndIOp, others, n.not_(compatible))
-    return word, n.select(racing, race, n.c(0))
+    race = n.select(racing, race, n.c(0))
+    # a uniform write changes no byte: it takes a written byte over (its
+    # writer's later reads are of its own write), and leaves the others alone
+    uniform = n.cmp("ne", n.op(arith.AndIOp, new, ls.UNIFORM), 0)
+    written = n.cmp("eq", kind, ls.WRITE)
+    clean = n.op(arith.AndIOp, new, ~ls.UNIFORM)
+    word = n.select(uniform, n.select(written, clean, old), word)
+    return word, n.select(uniform, n.c(0), race)
 
 
 def _epoch() -> func.FuncOp:

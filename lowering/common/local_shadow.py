@@ -67,6 +67,9 @@ SITE_BITS = 16
 FIRST_SITE = 32
 SECOND_SITE = 48
 SITE_MASK = (1 << SITE_BITS) - 1
+UNIFORM = 1 << 29
+"""In an access word: a write of the value the memory holds already (a
+"uniform write": several work-items storing one value), which is no race."""
 MAX_ITEMS = 1 << ID_BITS
 """Work-items a work-group may have for the check (device's maximum: 1024)."""
 

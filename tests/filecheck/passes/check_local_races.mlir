@@ -41,7 +41,16 @@
 // CHECK-NEXT:    %[[THREE:.*]] = arith.constant 3 : i64
 // CHECK-NEXT:    %[[SHIFTED:.*]] = arith.shli %[[I64]], %[[THREE]] : i64
 // CHECK-NEXT:    %[[WRITE:.*]] = arith.constant 3 : i64
-// CHECK-NEXT:    %[[WORD:.*]] = arith.ori %[[SHIFTED]], %[[WRITE]] : i64
+// CHECK-NEXT:    %[[PLAIN:.*]] = arith.ori %[[SHIFTED]], %[[WRITE]] : i64
+// A store of the value the element holds already is a uniform write (1 << 29).
+// CHECK-NEXT:    %[[HELD:.*]] = memref.load %tile[%c1, %lid] : memref<4x8xf32, 3 : i64>
+// CHECK-NEXT:    %[[HELD_BITS:.*]] = arith.bitcast %[[HELD]] : f32 to i32
+// CHECK-NEXT:    %[[V_BITS:.*]] = arith.bitcast %v : f32 to i32
+// CHECK-NEXT:    %[[SAME:.*]] = arith.cmpi eq, %[[HELD_BITS]], %[[V_BITS]] : i32
+// CHECK-NEXT:    %[[UNIFORM:.*]] = arith.constant 536870912 : i64
+// CHECK-NEXT:    %[[NOT:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    %[[FLAG:.*]] = arith.select %[[SAME]], %[[UNIFORM]], %[[NOT]] : i64
+// CHECK-NEXT:    %[[WORD:.*]] = arith.ori %[[PLAIN]], %[[FLAG]] : i64
 // CHECK-NEXT:    %[[RACE:.*]] = func.call @__mux_check_local_access(%local_shadow, %[[ADDRESS]], %[[SIZE]], %[[WORD]])
 // CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : i64
 // CHECK-NEXT:    %[[RACING:.*]] = arith.cmpi ne, %[[RACE]], %[[ZERO]] : i64
