@@ -11,7 +11,7 @@
 // OPTION: mux-opt: pass 'work-item-loops' has no option 'bogus' (options: sub-group-size)
 // OPTION-NOT: Traceback
 // RUN: not mux-opt %s -p 'host{bogus=1}' 2>&1 | filecheck %s --check-prefix=HOST
-// HOST: mux-opt: pass 'host' has no option 'bogus' (options: kernel, local-sizes, fast, software-wgc, sub-group-size, vecz-width, to-llvm, start, stop)
+// HOST: mux-opt: pass 'host' has no option 'bogus' (options: kernel, local-sizes, fast, software-wgc, sub-group-size, vecz-width, checked, to-llvm, start, stop)
 // HOST-NOT: Traceback
 //
 // A value of the wrong type, or none.
