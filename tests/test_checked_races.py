@@ -20,12 +20,13 @@ LOCAL_MEMORY = ("reduce", "scan", "transpose", "sgemm_tiled", "dma_tile")
 """The examples that use local memory."""
 
 
-def launch(case: Case) -> dict:
-    return {
-        "global_size": case.global_size,
-        "local_size": case.local_size,
-        "global_offset": case.global_offset,
-    }
+def launch(kernel: mux.Kernel, args: list, case: Case) -> None:
+    kernel(
+        *args,
+        global_size=case.global_size,
+        local_size=case.local_size,
+        global_offset=case.global_offset,
+    )
 
 
 def load(path: Path, **options) -> mux.Program:
@@ -44,8 +45,8 @@ def test_example_runs_clean_checked(case: Case, language: str):
     args = case.args()
     plain, checked = copies(args), copies(args)
     path = EXAMPLES / f"{case.name}.{language}"
-    load(path).kernel(case.name)(*plain, **launch(case))
-    load(path, checked=True).kernel(case.name)(*checked, **launch(case))
+    launch(load(path).kernel(case.name), plain, case)
+    launch(load(path, checked=True).kernel(case.name), checked, case)
     for mine, theirs in zip(plain, checked, strict=True):
         if isinstance(mine, np.ndarray):
             np.testing.assert_array_equal(theirs, mine)
@@ -136,8 +137,13 @@ def run_kernel(
 ) -> np.ndarray:
     program = mux.compile(KERNEL.format(body=body), checked=checked)
     out = np.zeros(groups * local, np.int32)
-    sizes = {"global_size": (groups * local,), "local_size": (local,)}
-    program.kernel("k")(out, mux.LocalBuffer(4 * local), **sizes)
+    kernel = program.kernel("k")
+    kernel(
+        out,
+        mux.LocalBuffer(4 * local),
+        global_size=(groups * local,),
+        local_size=(local,),
+    )
     return out
 
 
