@@ -15,7 +15,8 @@ What is checked, and against what (`lowering.common.memory_objects`):
 
 - `memref.load`/`store`, `vector.load`/`store`/`maskedload`/`maskedstore` and
   the `atomic` ops on a memref: the row-major linear index against the memref's
-  elements, the static shape's or, for a `memref<?xT>` parameter, the size in
+  elements, the static shape's or, for a parameter whose leading dimension is
+  dynamic (`memref<?xT>`, `memref<?x8xT>`), the size in
   bytes the runtime writes to the record (the numpy array's `nbytes`, the
   `LocalBuffer`'s size). A vector access of a packet is ONE range check of its
   elements (`[i, i + N)`), a masked one a per-lane check of the active lanes
@@ -285,6 +286,7 @@ class _Checker:
         width = const(b, width, i64) if isinstance(width, int) else _to_i64(b, width)
         oks: list[SSAValue] = []
         offsets: list[SSAValue] = []
+        sizes: list[SSAValue] = []
         for obj in roots:
             base = b.insert(llvm.PtrToIntOp(self._pointer(b, obj), i64)).output
             offset = b.insert(arith.SubiOp(address, base)).result
@@ -292,15 +294,25 @@ class _Checker:
             end = b.insert(arith.AddiOp(offset, width)).result
             oks.append(_and(b, _ule(b, offset, size), _ule(b, end, size)))
             offsets.append(offset)
+            sizes.append(size)
         ok = oks[0]
         for other in oks[1:]:
             ok = b.insert(arith.OrIOp(ok, other)).result
         what = " or ".join(obj.what for obj in roots)
         site = self._site(op, target, what)
+        # the element index in the accessed type's units, or for a copy (whose
+        # width is a value) in the buffer's elements
         fixed = target.width if isinstance(target.width, int) else 0
+        base_type = roots[0].value.type
+        if not fixed and isinstance(base_type, MemRefType):
+            fixed = storage(base_type.element_type)[0]
 
         def details(f: Builder) -> tuple[SSAValue, SSAValue, SSAValue | None]:
             offset = f.insert(arith.IndexCastOp(offsets[0], IndexType())).result
+            if not isinstance(target.width, int):  # a copy: its first byte out
+                size = f.insert(arith.IndexCastOp(sizes[0], IndexType())).result
+                offset = f.insert(arith.SelectOp(_ule(f, offset, size), size, offset))
+                offset = offset.result
             if fixed <= 0:
                 return offset, offset, None
             first = f.insert(arith.DivSIOp(offset, const(f, fixed))).result

@@ -243,7 +243,9 @@ class DefineTransfer(RewritePattern):
             src = _pointer(inner, op.src, "src")
             build_copy(inner, dst, src, op.width, _lines(op))
 
-        build_if(b, first, copy)
+        guard = build_if(b, first, copy)
+        for new in guard.walk():  # where a checked-mode fault in the copy points
+            new.location = op.location
         event = op.event
         if event is None:
             event = b.insert(ZeroOp(result_types=[EVENT_TYPE])).results[0]

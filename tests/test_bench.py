@@ -27,7 +27,7 @@ KERNELS = [
     "transpose",
 ]
 
-RATIOS = ["mux/c", "mux/pocl", "mux/numpy", "cl/mux", "cl/pocl"]
+RATIOS = ["mux/c", "mux/pocl", "mux/numpy", "cl/mux", "cl/pocl", "checked/mux"]
 """mux from MLIR against C, PoCL and numpy; mux from OpenCL C against mux from
 MLIR and PoCL (the same source)."""
 

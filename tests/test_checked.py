@@ -151,6 +151,19 @@ def test_the_scalar_tail_of_a_vectorised_kernel_is_checked():
     np.testing.assert_array_equal(c, a + b)
 
 
+def test_a_2d_memref_parameter_is_checked_by_its_linear_index():
+    """scale_rows' `memref<?x8xf32>`: rows from the array's size (5 rows of
+    8 here, the launch covering 6)."""
+    kernel = mux.load(EXAMPLES / "scale_rows.mlir", checked=True).kernel("scale_rows")
+    m, w = floats(6 * 8).reshape(6, 8), np.ones(8, np.float32)
+    out = np.zeros((5, 8), np.float32)
+    message = fault_of(
+        kernel, m, w, np.float32(100), np.uint64(6), out, global_size=(8, 6)
+    )
+    assert "store to parameter 'out' (memref<?x8xf32, 1 : i64>)" in message
+    assert "element 40 (byte offset 160)" in message
+
+
 # -- private, module-scope local and LocalBuffer memory ------------------------------
 
 PRIVATE = """
@@ -260,6 +273,53 @@ def test_an_opencl_c_off_by_one_names_the_parameter_and_the_line():
     assert "global id (49, 0, 0), local id (4, 0, 0)" in message
 
 
+HELPER = """
+func.func private @put(%p: memref<?xf32, 1>, %i: index, %v: f32) {
+  %one = arith.constant 1 : index
+  %j = arith.addi %i, %one : index
+  memref.store %v, %p[%j] : memref<?xf32, 1>
+  func.return
+}
+func.func @k(%a: memref<?xf32, 1>, %out: memref<?xf32, 1>)
+    attributes {mux.kernel = "entry-point"} {
+  %d = arith.constant 0 : i32
+  %i = mux.get_global_id %d
+  %v = memref.load %a[%i] : memref<?xf32, 1>
+  func.call @put(%out, %i, %v) : (memref<?xf32, 1>, index, f32) -> ()
+  func.return
+}
+"""
+
+
+def test_a_helper_function_is_checked_against_the_kernels_buffer():
+    """Functions a kernel calls are inlined: the helper's store is checked
+    against the buffer the kernel passed it, at the helper's line."""
+    kernel = mux.compile(HELPER, checked=True, name="helper.mlir").kernel("k")
+    a, out = floats(24), np.zeros(24, np.float32)
+    message = fault_of(kernel, a, out, global_size=24, local_size=8)
+    assert (
+        "store to parameter 'out' (memref<?xf32, 1 : i64>) at helper.mlir:5:3"
+        in message
+    )
+    assert (
+        "element 24 (byte offset 96), by the work-item of global id (23, 0, 0)"
+        in message
+    )
+    np.testing.assert_array_equal(out[1:], a[:-1])
+
+
+def test_a_dma_transfer_names_the_first_element_out_and_the_dma_line():
+    dma4 = (Path(__file__).parent / "test_opencl_arguments.py").read_text()
+    source = dma4.split('DMA4 = """', 1)[1].split('"""', 1)[0]
+    kernel = mux.compile(source, checked=True, name="dma4.mlir").kernel("dma4")
+    data, out = np.ones((39, 4), np.float32), np.zeros((40, 4), np.float32)
+    message = fault_of(kernel, data, out, global_size=40, local_size=16)
+    assert "copy (DMA transfer or memcpy) from parameter 'input'" in message
+    assert "at dma4.mlir:18:3" in message  # the mux.dma_read_1d
+    assert "element 39 (byte offset 624)" in message
+    assert "global id (32, 0, 0), local id (0, 0, 0)" in message
+
+
 def test_an_opencl_c_dma_transfer_past_the_image():
     kernel = opencl("dma_tile").kernel("dma_tile")
     width, height = 32, 16
@@ -336,3 +396,26 @@ def test_mux_run_checked(capsys: pytest.CaptureFixture[str]):
     assert status == 1
     err = capsys.readouterr().err
     assert "mux-run: kernel 'vadd': out-of-bounds load from parameter 'b'" in err
+
+
+PRINTS = """
+func.func @k(%v: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
+  %x_dim = arith.constant 0 : i32
+  %g = mux.get_global_id %x_dim
+  %x = memref.load %v[%g] : memref<?xi32, 1>
+  printf.print_format "item {} has {}\\n", %g : index, %x : i32
+  func.return
+}
+"""
+
+
+def test_a_kernel_that_prints_is_checked_printf_buffer_included(capsys):
+    """lower-printf's buffer comes before the record, its accesses checked
+    against its real size: no false report; a fault still prints the rest."""
+    kernel = mux.compile(PRINTS, checked=True, name="p.mlir").kernel("k")
+    v = np.arange(4, dtype=np.int32)
+    kernel(v, global_size=4, local_size=2)
+    assert capsys.readouterr().out == "".join(f"item {i} has {i}\n" for i in range(4))
+    message = fault_of(kernel, v[:3].copy(), global_size=4, local_size=2)
+    assert "load from parameter 'v'" in message and "element 3" in message
+    assert "item 3 has 0\n" in capsys.readouterr().out  # the faulting load gave 0

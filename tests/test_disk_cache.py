@@ -163,3 +163,14 @@ def test_the_packages_hashed_are_the_imported_ones():
         Path(str(p.__file__)).resolve().parent for p in (dialects, lowering, mux)
     ]
     assert disk_cache.package_directories() == imported
+
+
+def test_checked_mode_has_its_own_entries_with_their_sites(cache: Path):
+    """MUX_CHECKED=1 compiles checked: other entries, which keep the check
+    sites a fault's message names (`mux.checked`)."""
+    assert run(str(cache)) == ("right", 1, 1)
+    assert run(str(cache), MUX_CHECKED="1") == ("right", 1, 1)
+    records = [json.loads(p.read_text()) for p in entries(cache)]
+    sites = sorted(len(r.get("sites", ())) for r in records)
+    assert sites == [0, 6]  # unchecked; vadd's 3 accesses, scalar and vectorised
+    assert run(str(cache), MUX_CHECKED="1") == ("right", 0, 0)

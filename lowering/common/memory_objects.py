@@ -5,8 +5,9 @@ buffer, a private array, and the pointers traced back to them.
 An *object* is a value whose memory has an extent the checked kernel can know:
 
 - an entry-block argument of the function: a buffer parameter (a memref: a
-  static shape's bytes, or for `memref<?xT>` the size in bytes the runtime
-  writes to the check record), or a struct passed by value (`mux.byval`);
+  static shape's bytes, or for a dynamic leading dimension, `memref<?xT>` or
+  `memref<?x8xT>`, the size in bytes the runtime writes to the check record),
+  or a struct passed by value (`mux.byval`);
 - a `memref.alloca` or `llvm.alloca` of a static size (a private array);
 - a memref of static shape, whatever it is a view of (the module-scope local
   buffer `replace-module-scope-vars` makes, a cast of a pointer).
@@ -85,7 +86,7 @@ def memory_object(fn: func.FuncOp, value: SSAValue) -> MemoryObject | None:
             for size in shape:
                 count *= size
             return MemoryObject(value, what, static_bytes=count * element)
-        if param is not None and len(shape) == 1:
+        if param is not None and DYNAMIC_INDEX not in shape[1:]:
             return MemoryObject(value, what, param=param)
         return None
     if param is not None:
