@@ -368,6 +368,17 @@ in words (`lowering.common.check_record.add_site`); a fault names its site by
 index. One table for the module, so that a kernel and its vectorised copy,
 and whatever functions work-item-loops makes of them, share it."""
 
+LOCAL_SHADOW = MuxAttribute[int](
+    "mux.local_shadow",
+    "is a parameter index: an i64 >= 0",
+    lambda a: _int(a, i64, 0),
+    lambda v: IntegerAttr(v, i64),
+)
+"""Ours, checked mode: parameter `index` of the kernel is the shadow memory of
+its work-group's local memory (`check-local-races`, `lowering.common.local_shadow`),
+a `memref<?xi64>`. Hidden from the runtime like `mux.local_vars_param`:
+`add-kernel-wrapper` allocates it per work-group, with the local memory."""
+
 
 CHECK_UNCHECKED = MuxAttribute[tuple[str, ...]](
     "mux.check_unchecked",
@@ -450,6 +461,7 @@ FUNCTION_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     SCHEDULED_FN,
     LOCAL_VARS_PARAM,
     CHECK_RECORD,
+    LOCAL_SHADOW,
 )
 MODULE_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     SCHEDULING_PARAMS,

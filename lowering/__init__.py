@@ -134,6 +134,12 @@ PASSES: tuple[PassInfo, ...] = (
         "VerifyReqdSubGroupSatisfiedPass",
     ),
     PassInfo(
+        "(none: checked mode's local-memory race check, issue 17)",
+        "check-local-races",
+        "check_local_races",
+        "CheckLocalRacesPass",
+    ),
+    PassInfo(
         "PrepareBarriersPass",
         "prepare-barriers",
         "prepare_barriers",

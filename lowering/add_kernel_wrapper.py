@@ -34,6 +34,13 @@ like a local buffer passed by size, but with the constant `size` and `alignment`
 whatever `local-buffers-by-size` says. The wrapper runs once per work-group, so each
 work-group has its own.
 
+**Checked mode.** A kernel with a local-memory shadow (`mux.local_shadow`, the
+parameter `check-local-races` adds) gets all its work-group's local memory as one
+block, the local buffers passed by size in parameter order then the module-scope
+variables, each at the next multiple of its alignment, and the shadow of the
+block (`lowering.common.local_shadow`: one i64 per byte after a header), zeroed
+by `@__mux_check_local_epoch`. The shadow is hidden from the runtime too.
+
 The wrapper takes the entry-point attribute and metadata of the kernel and records
 `mux.base_fn_name`; it has no `mux.scheduled_fn` (the spec drops it: "no longer
 accurate"); the kernel becomes private, to be inlined.
@@ -44,11 +51,12 @@ Before: `add-sched-params` (the kernel has `mux.scheduled_fn`), usually
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
@@ -61,13 +69,16 @@ from xdsl.dialects.builtin import (
     UnrealizedConversionCastOp,
     VectorType,
     i8,
+    i64,
 )
 from xdsl.dialects.llvm import (
+    GEP_USE_SSA_VAL,
     AllocaOp,
     GEPOp,
     LLVMPointerType,
     LLVMStructType,
     LoadOp,
+    PtrToIntOp,
 )
 from xdsl.ir import Attribute, SSAValue
 from xdsl.passes import ModulePass
@@ -76,6 +87,7 @@ from dialects import attributes as mux_attrs
 from dialects import llvmx
 from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
 from dialects.scheduling import WORK_ITEM_INFO
+from lowering.common import local_shadow
 from lowering.common.builders import POINTER, SIZE_T, alloca, const, to_index
 from lowering.common.errors import PassError
 from lowering.common.functions import (
@@ -85,10 +97,11 @@ from lowering.common.functions import (
     new_function,
 )
 from lowering.common.layout import from_memory, memory_type
+from lowering.common.local_shadow import BLOCK_ALIGNMENT as LOCAL_BUFFER_ALIGNMENT
+from lowering.common.local_shadow import SHADOW_TYPE
 
 SUFFIX = ".mux-kernel-wrapper"
-LOCAL_BUFFER_ALIGNMENT = 128
-"""Bytes: enough for any vector type of OpenCL C (a double16)."""
+LOCAL_POINTER = LLVMPointerType(IntAttr(ADDRESS_SPACE_LOCAL))
 
 
 def packed_field_type(param: Attribute, local_by_size: bool) -> Attribute:
@@ -131,7 +144,13 @@ class AddKernelWrapperPass(ModulePass):
         wi_index, wg_index = indices[:2]
         params = kernel.function_type.inputs.data
         local_vars = _local_vars_param(kernel, (wi_index, wg_index))
-        hidden = (wi_index, wg_index, -1 if local_vars is None else local_vars.index)
+        shadow = mux_attrs.LOCAL_SHADOW.get(kernel)
+        hidden = (
+            wi_index,
+            wg_index,
+            -1 if local_vars is None else local_vars.index,
+            -1 if shadow is None else shadow,
+        )
         kernel_args = [i for i in range(len(params)) if i not in hidden]
         fields = [
             packed_field_type(params[i], self.local_buffers_by_size)
@@ -148,23 +167,39 @@ class AddKernelWrapperPass(ModulePass):
         values: list[SSAValue] = [wi] * len(params)
         values[wg_index] = wg
         names = [a.name_hint for a in kernel.args]
-        if local_vars is not None:
+        if local_vars is not None and shadow is None:
             size = const(b, local_vars.size, SIZE_T)
             param = params[local_vars.index]
             values[local_vars.index] = _local_buffer(
                 b, size, local_vars.alignment, param
             )
             values[local_vars.index].name_hint = names[local_vars.index]
+        by_size: list[tuple[int, SSAValue]] = []  # checked: allocated as one block
         for field, index in enumerate(kernel_args):
             value = _load_field(b, packed_args, struct, field)
+            if shadow is not None and _by_size(value, params[index]):
+                by_size.append((index, value))
+                continue
             values[index] = _rebuild(b, value, params[index])
             values[index].name_hint = names[index]
+        if shadow is not None:
+            buffers = [(i, size, LOCAL_BUFFER_ALIGNMENT) for i, size in by_size]
+            if local_vars is not None:
+                size = const(b, local_vars.size, SIZE_T)
+                buffers.append((local_vars.index, size, local_vars.alignment))
+            values[shadow] = _local_block(b, values, params, buffers)
+            for index, *_ in buffers:
+                values[index].name_hint = names[index]
         b.insert(func.CallOp(name, values, []))
         b.insert(func.ReturnOp())
 
         mux_attrs.take_is_kernel(wrapper, kernel)
         for accessor in mux_attrs.FUNCTION_ATTRIBUTES:
-            if accessor not in (mux_attrs.SCHEDULED_FN, mux_attrs.LOCAL_VARS_PARAM):
+            if accessor not in (
+                mux_attrs.SCHEDULED_FN,
+                mux_attrs.LOCAL_VARS_PARAM,
+                mux_attrs.LOCAL_SHADOW,
+            ):
                 accessor.take(wrapper, kernel)
         mux_attrs.BASE_FN_NAME.set(wrapper, base)
         mark_internal(kernel)
@@ -202,6 +237,11 @@ def _load_field(
     return b.insert(LoadOp(gep, struct.types.data[field])).dereferenced_value
 
 
+def _by_size(value: SSAValue, param: Attribute) -> bool:
+    """Whether `value`, loaded for `param`, is a local buffer's size."""
+    return isinstance(param, MemRefType) and value.type == SIZE_T
+
+
 def _rebuild(b: Builder, value: SSAValue, param: Attribute) -> SSAValue:
     """The kernel's argument from the value loaded out of the packed struct."""
     if isinstance(param, IndexType):
@@ -220,8 +260,49 @@ def _local_buffer(
     """A stack allocation of `size` bytes, as a value of the local-memory `param`
     type (a memref, or `!llvm.ptr<3>`)."""
     buffer = b.insert(AllocaOp(size, i8, alignment)).res
-    local = LLVMPointerType(IntAttr(ADDRESS_SPACE_LOCAL))
-    value = b.insert(llvmx.AddrSpaceCastOp(buffer, local)).results[0]
-    if param == local:
+    value = b.insert(llvmx.AddrSpaceCastOp(buffer, LOCAL_POINTER)).results[0]
+    return _as_param(b, value, param)
+
+
+def _as_param(b: Builder, value: SSAValue, param: Attribute) -> SSAValue:
+    """The local pointer `value` as a value of `param`'s type."""
+    if param == LOCAL_POINTER:
         return value
     return b.insert(UnrealizedConversionCastOp.get([value], [param])).results[0]
+
+
+def _local_block(
+    b: Builder,
+    values: list[SSAValue],
+    params: Sequence[Attribute],
+    buffers: list[tuple[int, SSAValue, int]],
+) -> SSAValue:
+    """Checked mode (`mux.local_shadow`): the work-group's local memory as one
+    block, each of `buffers` (parameter index, size in bytes, alignment) at the
+    next multiple of its alignment, its value set in `values`; and the shadow
+    of the block (`lowering.common.local_shadow`), zeroed, which is returned."""
+    end = const(b, 0, SIZE_T)
+    offsets = []
+    for _, size, alignment in buffers:
+        mask = const(b, alignment - 1, SIZE_T)
+        start = b.insert(arith.AddiOp(end, mask)).result
+        start = b.insert(arith.AndIOp(start, const(b, -alignment, SIZE_T))).result
+        offsets.append(start)
+        end = b.insert(arith.AddiOp(start, size)).result
+    alignment = max([LOCAL_BUFFER_ALIGNMENT] + [a for *_, a in buffers])
+    block = _local_buffer(b, end, alignment, LOCAL_POINTER)
+    for (index, *_), offset in zip(buffers, offsets, strict=True):
+        at = GEPOp(block, [GEP_USE_SSA_VAL], i8, [offset], result_type=LOCAL_POINTER)
+        b.insert(at)
+        values[index] = _as_param(b, at.result, params[index])
+    words = b.insert(arith.AddiOp(end, const(b, local_shadow.HEADER_WORDS, SIZE_T)))
+    memory = b.insert(AllocaOp(words.result, i64, 8)).res
+    shadow = b.insert(UnrealizedConversionCastOp.get([memory], [SHADOW_TYPE]))
+    shadow = shadow.results[0]
+    base = b.insert(PtrToIntOp(block, i64)).results[0]
+    header = ((local_shadow.EPOCH, const(b, -1, i64)), (local_shadow.BASE, base))
+    for word, value in (*header, (local_shadow.BYTES, end)):
+        b.insert(memref.StoreOp.get(value, shadow, [const(b, word)]))
+    epoch = const(b, 0, i64)  # before the first barrier: zeroes the shadow
+    b.insert(func.CallOp(local_shadow.NEXT_EPOCH, [shadow, epoch], []))
+    return shadow

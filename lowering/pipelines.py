@@ -48,6 +48,7 @@ from lowering.add_entry_hook import AddEntryHookPass
 from lowering.add_kernel_wrapper import AddKernelWrapperPass
 from lowering.add_sched_params import AddSchedParamsPass
 from lowering.check_access_bounds import CheckAccessBoundsPass
+from lowering.check_local_races import CheckLocalRacesPass
 from lowering.common.compile_options import CompileOptions
 from lowering.define_mux_builtins import DefineMuxBuiltinsPass
 from lowering.define_mux_dma import DefineMuxDmaPass
@@ -209,7 +210,8 @@ class HostPipeline(ModulePass):
             PrepareBarriersPass(),
             LiftLLVMOpsPass(),  # imported kernels in run-vecz's terms
             RunVeczPass(width=self.vecz_width),
-            *([CheckAccessBoundsPass()] if self.checked else []),
+            # the races after the bounds checks, which would inline their functions
+            *([CheckAccessBoundsPass(), CheckLocalRacesPass()] if self.checked else []),
             WorkItemLoopsPass(sub_group_size=self.sub_group_size, checked=self.checked),
             VerifyReqdSubGroupSatisfiedPass(),
             AddSchedParamsPass(),

@@ -93,9 +93,22 @@ def _generic(fault: FaultReport) -> str:
     )
 
 
+def _local_race(fault: FaultReport) -> str:
+    """`check-local-races`: `a` is the byte offset of the access in what it
+    accesses (its site names it), `b` its size in bytes."""
+    plural = "s" if fault.b != 1 else ""
+    return (
+        f"data race on local memory: {fault.site} (byte offset {fault.a}, "
+        f"{fault.b} byte{plural}) by the work-item of {fault.work_item}, and "
+        f"{fault.site2} by the work-item of {fault.work_item2}, with no barrier "
+        "between them"
+    )
+
+
 FORMATTERS: dict[Fault, Callable[[FaultReport], str]] = {
     Fault.OUT_OF_BOUNDS: _out_of_bounds,
     Fault.DIVERGENT_BARRIER: _divergent_barrier,
+    Fault.LOCAL_RACE: _local_race,
 }
 """The message of each kind of fault (after "kernel 'k': "); a kind without
 one gets `_generic`'s."""

@@ -376,7 +376,9 @@ def test_unchecked_pipeline_is_todays():
     assert "check-access-bounds" not in names
     checked = [p.name for p in HostPipeline(checked=True).passes()]
     at = checked.index("check-access-bounds")
-    assert checked[at - 1] == "run-vecz" and checked[at + 1] == "work-item-loops"
+    assert checked[at - 1] == "run-vecz" and checked[at + 1] == "check-local-races"
+    assert checked[at + 2] == "work-item-loops"
+    assert "check-local-races" not in names
 
 
 def test_the_environment_turns_it_on(monkeypatch: pytest.MonkeyPatch):

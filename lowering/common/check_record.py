@@ -186,17 +186,16 @@ def report(
         (B, operand_b),
     ]
     fields += _ids(GLOBAL_ID, global_id) + _ids(LOCAL_ID, local_id)
-    if site2 is not None:
-        fields.append(
-            (SITE2, const(bld, site2, i64) if isinstance(site2, int) else site2)
-        )
+    if site2 is not None:  # a value: a site found at run time (a race's other)
+        second = const(bld, site2, i64) if isinstance(site2, int) else site2
+        fields.append((SITE2, second))
     fields += _ids(GLOBAL_ID2, global_id2) + _ids(LOCAL_ID2, local_id2)
     for word, value in fields:
         if value is None:
             continue
         offset = const(bld, word - DETAILS)
         at = bld.insert(arith.AddiOp(details, offset)).result
-        bld.insert(memref.StoreOp.get(_to_i64(bld, value), record, [at]))
+        bld.insert(memref.StoreOp.get(to_i64(bld, value), record, [at]))
 
 
 def report_call(
@@ -221,7 +220,7 @@ def report_call(
     callee = _report_function(_module(fn), kind)
     zero = const(builder, 0, i64)
     values = [const(builder, site, i64), a or zero, b or zero, lane or zero]
-    arguments = [record, *(_to_i64(builder, v) for v in values)]
+    arguments = [record, *(to_i64(builder, v) for v in values)]
     builder.insert(func.CallOp(callee.sym_name.data, arguments, []))
 
 
@@ -255,7 +254,8 @@ def _ids(first: int, values: Sequence[SSAValue]) -> list[tuple[int, SSAValue | N
     return [(first + d, v) for d, v in enumerate(values[:3])]
 
 
-def _to_i64(b: Builder, value: SSAValue) -> SSAValue:
+def to_i64(b: Builder, value: SSAValue) -> SSAValue:
+    """An index or integer value as an i64 (zero-extended if narrower)."""
     type_ = value.type
     if isinstance(type_, IndexType):
         return b.insert(arith.IndexCastOp(value, i64)).result

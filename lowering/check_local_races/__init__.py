@@ -1,0 +1,350 @@
+"""`check-local-races`: checked mode's data-race check on local memory (issue 17).
+
+The spec has no such pass (checked mode is ours, as lower-printf is; the
+model is oclgrind's data-race check): two work-items of a group touching the
+same local byte between the same two barriers, at least one writing, not both
+atomically, is a race, since only a barrier orders them (mux-compiler-spec.rst,
+"Memory and Control Barriers": `__mux_work_group_barrier` waits for all
+invocations of the work-group and orders their memory accesses). It runs in the
+host pipeline only when checked (`HostPipeline.checked`), after `run-vecz` and
+`check-access-bounds` (which inlines the functions a kernel calls: their
+accesses are then the kernel's; it must neither inline this pass's functions
+nor check the shadow, a parameter the runtime does not know), before
+`work-item-loops`.
+
+For each kernel entry point that accesses local memory (address space 3):
+
+- a parameter `%shadow: memref<?xi64>` is appended (`mux.local_shadow` gives its
+  index; `add-kernel-wrapper` allocates it with the work-group's local memory,
+  as one block: `lowering.common.local_shadow`), and the check record
+  (`lowering.common.check_record.record_param`);
+- before each access (`memref`, `vector`, `llvm` loads and stores, `atomic` and
+  `llvmx` atomics, `llvmx.memcpy` to or from local memory), a call of
+  `@__mux_check_local_access` with the access's address, size and word (its
+  kind, the local linear id, its check site: "store to local parameter
+  'scratch' at reduce.cl:19:18"); if it returns an earlier access it races
+  with, the access reports `Fault.LOCAL_RACE` with both work-items, both sites,
+  the byte offset of the access in what it accesses (the parameter its address
+  is traced to; else the work-group's local memory) (`a`) and its size (`b`);
+- after each barrier-like op (`prepare-barriers`' barriers, work-group
+  collectives, and the sub-group ops `work-item-loops` schedules as barriers
+  when sub-groups are wider than one work-item), the work-item counts it in a
+  private variable, `%epochs`, and calls `@__mux_check_local_epoch` with the
+  count: the first work-item past the barrier clears the shadow.
+
+**No false report.** The work-item loops run every work-item of the group to a
+barrier before any runs past it, so the first work-item past a barrier clears
+the accesses before it, and a race is only reported between accesses of one
+barrier interval. Clearing only forgets: at a sub-group op that is not a
+barrier of the group (sub-groups of one work-item), each work-item clears the
+others' accesses, which loses races (across sub-groups, between such ops) but
+never makes one up. Accesses in a function the kernel still calls are not
+checked (they are not in the shadow: races there are missed, not invented).
+
+**Scalar.** A kernel with checked accesses runs scalar: the copy `run-vecz`
+made of it is dropped (`mux.vecz_fail` says why). A packet of work-items would
+read a byte's word in every lane before any lane writes it, and miss the races
+between lanes, the commonest kind (neighbours).
+
+Before: `lift-llvm-ops` (accesses as `memref` ops where they can be),
+`prepare-barriers` (barriers in the kernel, numbered), `replace-module-scope-vars`
+(module-scope locals as a parameter), `check-access-bounds` in checked mode.
+After: `work-item-loops` (the epochs' counter lives across barriers per
+work-item), `add-kernel-wrapper` (allocates the local memory and the shadow).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import arith, func, llvm, memref, vector
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    UnrealizedConversionCastOp,
+    i64,
+)
+from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint
+
+from dialects import atomic, llvmx, mux
+from dialects import attributes as mux_attrs
+from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
+from lowering.check_local_races import functions
+from lowering.common import local_shadow as ls
+from lowering.common.access_sites import describe_location, targets
+from lowering.common.builders import build_if, const
+from lowering.common.check_record import add_site, record_param, to_i64
+from lowering.common.functions import (
+    append_arguments,
+    calls_in,
+    kernel_entry_points,
+)
+from lowering.common.functions import (
+    functions as module_functions,
+)
+from lowering.common.layout import storage
+from lowering.prepare_barriers import INLINED
+
+ATOMICS = (
+    atomic.RMWOp,
+    atomic.CmpXchgOp,
+    atomic.LoadOp,
+    atomic.StoreOp,
+    llvmx.AtomicRMWOp,
+    llvmx.CmpXchgOp,
+)
+
+
+@dataclass
+class _Access:
+    """A local-memory access: its kind, address (a memref and indices, or a
+    pointer), size (bytes, or a value) and what the message calls it."""
+
+    op: Operation
+    kind: int
+    address: SSAValue
+    indices: Sequence[SSAValue]
+    size: int | SSAValue
+    verb: str
+
+
+@dataclass(frozen=True)
+class CheckLocalRacesPass(ModulePass):
+    """Checks every local-memory access of each kernel for races (checked mode)."""
+
+    name = "check-local-races"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        work = [(k, _accesses(k)) for k in kernel_entry_points(op)]
+        work = [(k, a) for k, a in work if a]
+        if work:
+            functions.define(op)
+        for kernel, accesses in work:
+            _keep_scalar(op, kernel)
+            _instrument(kernel, accesses)
+
+
+def _keep_scalar(module: ModuleOp, kernel: func.FuncOp) -> None:
+    """Unlinks and erases the copy `run-vecz` made of `kernel`: the work-item
+    loops then run the scalar kernel, whose accesses are checked."""
+    link = mux_attrs.VECZ_BASE.get(kernel)
+    if link is None:
+        return
+    width, name = link
+    mux_attrs.VECZ_BASE.drop(kernel)
+    reason = "checked mode: local-memory accesses are checked work-item by work-item"
+    mux_attrs.VECZ_FAIL.set(kernel, (width, reason))
+    copy = module_functions(module).get(name)
+    called = {c.callee.root_reference.data for c in calls_in(module)}
+    if copy is not None and name not in called:
+        copy.detach()
+        copy.erase()
+
+
+def _accesses(fn: func.FuncOp) -> list[_Access]:
+    return [a for op in fn.walk() for a in _local_accesses(op)]
+
+
+def _local_accesses(op: Operation) -> list[_Access]:
+    """The local-memory accesses `op` makes (`access_sites.targets`: a copy
+    makes two). A masked access is left out: it touches only some lanes."""
+    found = []
+    for number, target in enumerate(targets(op)):
+        type_ = target.ref.type
+        if address_space_of(type_) != ADDRESS_SPACE_LOCAL or target.mask is not None:
+            continue
+        size = target.width
+        if isinstance(type_, MemRefType):
+            size = target.lanes * storage(type_.element_type)[0]
+        kind = _kind(op, number)
+        access = _Access(op, kind, target.ref, target.indices, size, target.verb)
+        if _addressable(access):
+            found.append(access)
+    return found
+
+
+def _kind(op: Operation, number: int) -> int:
+    """How `op` accesses its `number`th target: atomically, a write, a read."""
+    if isinstance(op, ATOMICS) or (
+        isinstance(op, llvm.LoadOp | llvm.StoreOp) and _ordered(op.ordering)
+    ):
+        return ls.ATOMIC
+    if isinstance(op, llvmx.MemcpyOp):
+        return ls.WRITE if number == 0 else ls.READ
+    if isinstance(op, memref.StoreOp | vector.StoreOp | llvm.StoreOp):
+        return ls.WRITE
+    return ls.READ
+
+
+def _ordered(ordering: IntegerAttr | None) -> bool:
+    """Whether an `llvm.load`/`store` of this `ordering` is atomic."""
+    return ordering is not None and ordering.value.data != 0
+
+
+def _addressable(access: _Access) -> bool:
+    """Whether the address of `access` is computed here: a pointer, or a memref
+    with the identity layout and static strides (as `convert-to-llvm` wants)."""
+    type_ = access.address.type
+    if not isinstance(type_, MemRefType):
+        return True
+    shape = type_.get_shape()
+    return isinstance(type_.layout, NoneAttr) and all(d >= 0 for d in shape[1:])
+
+
+def _instrument(fn: func.FuncOp, accesses: list[_Access]) -> None:
+    shadow = append_arguments(fn, [ls.SHADOW_TYPE])[0]
+    shadow.name_hint = "local_shadow"
+    mux_attrs.LOCAL_SHADOW.set(fn, len(fn.args) - 1)
+    record = record_param(fn)
+    barriers = [op for op in fn.walk() if isinstance(op, INLINED)]
+    for access in accesses:
+        _check(fn, access, shadow, record)
+    if barriers:
+        _count_epochs(fn, shadow, barriers)
+
+
+def _count_epochs(fn: func.FuncOp, shadow: SSAValue, barriers: list[Operation]) -> None:
+    """The work-item's count of barriers passed, a private variable, and the
+    call after each barrier that starts the epoch (`local_shadow.EPOCH`)."""
+    entry = fn.body.blocks.first
+    assert entry is not None and entry.first_op is not None
+    b = Builder(InsertPoint.before(entry.first_op))
+    epochs = b.insert(memref.AllocaOp.get(i64, shape=[1])).memref
+    epochs.name_hint = "epochs"
+    zero = const(b, 0)
+    b.insert(memref.StoreOp.get(const(b, 0, i64), epochs, [zero]))
+    for barrier in barriers:
+        after = Builder(InsertPoint.after(barrier))
+        at = const(after, 0)
+        count = after.insert(memref.LoadOp.get(epochs, [at])).res
+        count = after.insert(arith.AddiOp(count, const(after, 1, i64))).result
+        after.insert(memref.StoreOp.get(count, epochs, [at]))
+        after.insert(func.CallOp(functions.NEXT_EPOCH, [shadow, count], []))
+
+
+def _check(
+    fn: func.FuncOp, access: _Access, shadow: SSAValue, record: SSAValue
+) -> None:
+    """The call checking `access`, and the report if it races."""
+    b = Builder(InsertPoint.before(access.op))
+    site = add_site(fn, _site_text(fn, access))
+    address = _address(b, access)
+    size = _size(b, access.size)
+    item = b.insert(mux.GetLocalLinearIdOp()).result
+    item = b.insert(arith.IndexCastOp(item, i64)).result
+    item = b.insert(arith.ShLIOp(item, const(b, ls.FIRST_ID, i64))).result
+    word = const(b, ls.access_word(access.kind, 0, site), i64)
+    word = b.insert(arith.OrIOp(item, word)).result
+    same = _same_value(b, access.op) if access.kind == ls.WRITE else None
+    if same is not None:
+        flag = const(b, ls.UNIFORM, i64)
+        flag = b.insert(arith.SelectOp(same, flag, const(b, 0, i64))).result
+        word = b.insert(arith.OrIOp(word, flag)).result
+    call = b.insert(func.CallOp(functions.ACCESS, [shadow, address, size, word], [i64]))
+    race = call.results[0]
+    racing = b.insert(arith.CmpiOp(race, const(b, 0, i64), "ne")).result
+
+    def reported(inner: Builder) -> None:
+        root = _origin(fn, access.address)[1]
+        if root is not None:  # the offset in the variable
+            base = _as_integer(inner, root)
+        else:  # the offset in the work-group's local memory
+            load = memref.LoadOp.get(shadow, [const(inner, ls.BASE)])
+            base = inner.insert(load).res
+        offset = inner.insert(arith.SubiOp(address, base)).result
+        at = const(inner, site, i64)
+        args = [record, race, offset, size, at]
+        inner.insert(func.CallOp(functions.REPORT, args, []))
+
+    build_if(b, racing, reported)
+
+
+def _same_value(b: Builder, op: Operation) -> SSAValue | None:
+    """Whether the scalar store `op` writes the value its element holds already
+    (an i1), None for other writes: its element is loaded before the store."""
+    if isinstance(op, memref.StoreOp):
+        value = op.value
+        load = memref.LoadOp.get(op.memref, op.indices)
+    elif isinstance(op, llvm.StoreOp):
+        value = op.value
+        load = llvm.LoadOp(op.ptr, value.type)
+    else:
+        return None
+    type_ = value.type
+    if not isinstance(type_, IntegerType | IndexType | AnyFloat):
+        return None
+    held = b.insert(load).results[0]
+    if isinstance(type_, AnyFloat):  # bit for bit: a NaN is itself
+        bits = IntegerType(type_.bitwidth)
+        held = b.insert(arith.BitcastOp(held, bits)).result
+        value = b.insert(arith.BitcastOp(value, bits)).result
+    return b.insert(arith.CmpiOp(held, value, "eq")).result
+
+
+def _size(b: Builder, size: int | SSAValue) -> SSAValue:
+    return const(b, size, i64) if isinstance(size, int) else to_i64(b, size)
+
+
+def _as_integer(b: Builder, address: SSAValue) -> SSAValue:
+    """A local memref's bare pointer (what `convert-to-llvm` makes of it) or a
+    local pointer, as an i64."""
+    if isinstance(address.type, MemRefType):
+        bare = llvm.LLVMPointerType(IntAttr(ADDRESS_SPACE_LOCAL))
+        cast = b.insert(UnrealizedConversionCastOp.get([address], [bare]))
+        address = cast.results[0]
+    return b.insert(llvm.PtrToIntOp(address, i64)).results[0]
+
+
+def _address(b: Builder, access: _Access) -> SSAValue:
+    """The address of `access` as an i64: its memref's bare pointer plus the
+    row-major offset of the element, or its pointer."""
+    value = _as_integer(b, access.address)
+    type_ = access.address.type
+    if not isinstance(type_, MemRefType) or not access.indices:
+        return value
+    shape = type_.get_shape()
+    linear = access.indices[0]
+    for dim, index in zip(shape[1:], access.indices[1:], strict=True):
+        linear = b.insert(arith.MuliOp(linear, const(b, dim))).result
+        linear = b.insert(arith.AddiOp(linear, index)).result
+    linear = b.insert(arith.IndexCastOp(linear, i64)).result
+    element = storage(type_.element_type)[0]
+    offset = b.insert(arith.MuliOp(linear, const(b, element, i64))).result
+    return b.insert(arith.AddiOp(value, offset)).result
+
+
+def _site_text(fn: func.FuncOp, access: _Access) -> str:
+    what = _origin(fn, access.address)[0]
+    return f"{access.verb} {what} at {describe_location(access.op)}"
+
+
+def _origin(fn: func.FuncOp, value: SSAValue) -> tuple[str, SSAValue | None]:
+    """What local memory `value` points into, as a message names it, and the
+    parameter that is its start (None: not known)."""
+    while True:
+        if isinstance(value, BlockArgument):
+            if value.owner is not fn.body.blocks.first:
+                return "local memory", None
+            local_vars = mux_attrs.LOCAL_VARS_PARAM.get(fn)
+            if local_vars is not None and value.index == local_vars.index:
+                return "the module-scope local variables", value
+            name = value.name_hint or f"arg{value.index}"
+            return f"local parameter '{name}'", value
+        owner = value.owner
+        if isinstance(owner, UnrealizedConversionCastOp | llvmx.AddrSpaceCastOp):
+            value = owner.operands[0]
+        elif isinstance(owner, llvm.GEPOp):
+            value = owner.ptr
+        else:
+            return "local memory", None

@@ -1,0 +1,126 @@
+// RUN: mux-opt %s -p check-local-races | filecheck %s
+// RUN: mux-opt %s -p 'host{checked=true}' | filecheck %s --check-prefix=HOST
+// RUN: mux-opt %s -p 'host{checked=true}' | filecheck %s --check-prefix=SCALAR
+// RUN: mux-opt %s -p host | filecheck %s --check-prefix=UNCHECKED
+//
+// check-local-races (checked mode): each access to local memory calls
+// @__mux_check_local_access with its address (a memref's bare pointer plus the
+// row-major offset), its size and its access word (kind | local linear id << 3 |
+// site << 32: a write is 3, a read 2, an atomic access 1), and reports the race
+// the call returns; after each barrier, the work-item counts it (%epochs, a
+// private variable) and calls @__mux_check_local_epoch with the count, which
+// clears the shadow if it holds another epoch's accesses. The kernel gets the
+// shadow (mux.local_shadow)
+// and the check record (mux.check_record) as parameters; the module gets the
+// site table.
+
+// CHECK:      builtin.module attributes {mux.check_sites = [
+// CHECK-SAME:   "store to local parameter 'tile' at {{[^"]*}}check_local_races.mlir:{{[0-9]+}}:3",
+// CHECK-SAME:   "load from local parameter 'tile' at {{[^"]*}}check_local_races.mlir:{{[0-9]+}}:3",
+// CHECK-SAME:   "atomic on local parameter 'count' at {{[^"]*}}check_local_races.mlir:{{[0-9]+}}:3",
+// CHECK-SAME:   "load from local parameter 'count' at {{[^"]*}}check_local_races.mlir:{{[0-9]+}}:3"]}
+// CHECK-LABEL: func.func @k(%out: memref<?xf32, 1 : i64>, %tile: memref<4x8xf32, 3 : i64>, %count: !llvm.ptr<3>, %local_shadow: memref<?xi64>, %0: memref<?xi64, 1 : i64>)
+// CHECK-SAME:    attributes {mux.kernel = "entry-point", mux.local_shadow = 3 : i64, mux.check_record = 4 : i64}
+// CHECK-NEXT:    %epochs = memref.alloca() : memref<1xi64>
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    memref.store %[[Z]], %epochs[%[[C0]]] : memref<1xi64>
+// The store to tile[1][lid]: 4 bytes at tile + (1 * 8 + lid) * 4, a write at site 0.
+// CHECK:         %[[P:.*]] = builtin.unrealized_conversion_cast %tile : memref<4x8xf32, 3 : i64> to !llvm.ptr<3>
+// CHECK-NEXT:    %[[BASE:.*]] = llvm.ptrtoint %[[P]] : !llvm.ptr<3> to i64
+// CHECK-NEXT:    %[[EIGHT:.*]] = arith.constant 8 : index
+// CHECK-NEXT:    %[[ROW:.*]] = arith.muli %c1, %[[EIGHT]] : index
+// CHECK-NEXT:    %[[LINEAR:.*]] = arith.addi %[[ROW]], %lid : index
+// CHECK-NEXT:    %[[L64:.*]] = arith.index_cast %[[LINEAR]] : index to i64
+// CHECK-NEXT:    %[[FOUR:.*]] = arith.constant 4 : i64
+// CHECK-NEXT:    %[[OFFSET:.*]] = arith.muli %[[L64]], %[[FOUR]] : i64
+// CHECK-NEXT:    %[[ADDRESS:.*]] = arith.addi %[[BASE]], %[[OFFSET]] : i64
+// CHECK-NEXT:    %[[SIZE:.*]] = arith.constant 4 : i64
+// CHECK-NEXT:    %[[ITEM:.*]] = mux.get_local_linear_id
+// CHECK-NEXT:    %[[I64:.*]] = arith.index_cast %[[ITEM]] : index to i64
+// CHECK-NEXT:    %[[THREE:.*]] = arith.constant 3 : i64
+// CHECK-NEXT:    %[[SHIFTED:.*]] = arith.shli %[[I64]], %[[THREE]] : i64
+// CHECK-NEXT:    %[[WRITE:.*]] = arith.constant 3 : i64
+// CHECK-NEXT:    %[[PLAIN:.*]] = arith.ori %[[SHIFTED]], %[[WRITE]] : i64
+// A store of the value the element holds already is a uniform write (1 << 29).
+// CHECK-NEXT:    %[[HELD:.*]] = memref.load %tile[%c1, %lid] : memref<4x8xf32, 3 : i64>
+// CHECK-NEXT:    %[[HELD_BITS:.*]] = arith.bitcast %[[HELD]] : f32 to i32
+// CHECK-NEXT:    %[[V_BITS:.*]] = arith.bitcast %v : f32 to i32
+// CHECK-NEXT:    %[[SAME:.*]] = arith.cmpi eq, %[[HELD_BITS]], %[[V_BITS]] : i32
+// CHECK-NEXT:    %[[UNIFORM:.*]] = arith.constant 536870912 : i64
+// CHECK-NEXT:    %[[NOT:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    %[[FLAG:.*]] = arith.select %[[SAME]], %[[UNIFORM]], %[[NOT]] : i64
+// CHECK-NEXT:    %[[WORD:.*]] = arith.ori %[[PLAIN]], %[[FLAG]] : i64
+// CHECK-NEXT:    %[[RACE:.*]] = func.call @__mux_check_local_access(%local_shadow, %[[ADDRESS]], %[[SIZE]], %[[WORD]])
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    %[[RACING:.*]] = arith.cmpi ne, %[[RACE]], %[[ZERO]] : i64
+// The report: the byte offset of the access in 'tile', the race, the site.
+// CHECK-NEXT:    scf.if %[[RACING]] {
+// CHECK-NEXT:      %[[P2:.*]] = builtin.unrealized_conversion_cast %tile : memref<4x8xf32, 3 : i64> to !llvm.ptr<3>
+// CHECK-NEXT:      %[[START:.*]] = llvm.ptrtoint %[[P2]] : !llvm.ptr<3> to i64
+// CHECK-NEXT:      %[[IN:.*]] = arith.subi %[[ADDRESS]], %[[START]] : i64
+// CHECK-NEXT:      %[[SITE:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:      func.call @__mux_report_local_race(%0, %[[RACE]], %[[IN]], %[[SIZE]], %[[SITE]])
+// CHECK-NEXT:    }
+// CHECK-NEXT:    memref.store %v, %tile[%c1, %lid]
+// After the barrier, the work-item's count of barriers, the epoch it enters.
+// CHECK-NEXT:    mux.work_group_barrier
+// CHECK-NEXT:    %[[AT:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[BEFORE:.*]] = memref.load %epochs[%[[AT]]] : memref<1xi64>
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-NEXT:    %[[EPOCH:.*]] = arith.addi %[[BEFORE]], %[[ONE]] : i64
+// CHECK-NEXT:    memref.store %[[EPOCH]], %epochs[%[[AT]]] : memref<1xi64>
+// CHECK-NEXT:    func.call @__mux_check_local_epoch(%local_shadow, %[[EPOCH]])
+// The read at site 1: 2 | 1 << 32.
+// CHECK:         arith.constant 4294967298 : i64
+// CHECK:         memref.load %tile[%c1, %c1]
+// An llvm pointer is its own address; the atomic at site 2: 1 | 2 << 32.
+// CHECK:         llvm.ptrtoint %count : !llvm.ptr<3> to i64
+// CHECK:         arith.constant 8589934593 : i64
+// CHECK:         atomic.rmw add monotonic %count
+// CHECK:         llvm.ptrtoint %count : !llvm.ptr<3> to i64
+// CHECK:         llvm.load %count
+func.func @k(%out: memref<?xf32, 1>, %tile: memref<4x8xf32, 3>, %count: !llvm.ptr<3>) attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %lid = mux.get_local_id %d0
+  %c1 = arith.constant 1 : index
+  %v = arith.constant 1.0 : f32
+  memref.store %v, %tile[%c1, %lid] : memref<4x8xf32, 3>
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  %x = memref.load %tile[%c1, %c1] : memref<4x8xf32, 3>
+  %one = arith.constant 1 : i32
+  %old = atomic.rmw add monotonic %count, %one : !llvm.ptr<3>, i32
+  %n = llvm.load %count : !llvm.ptr<3> -> i32
+  memref.store %x, %out[%lid] : memref<?xf32, 1>
+  func.return
+}
+
+// A kernel without local memory is left as it is.
+// CHECK-LABEL: func.func @plain(%out: memref<?xf32, 1 : i64>) attributes {mux.kernel = "entry-point"} {
+// CHECK-NOT:     __mux_check
+// CHECK:         func.return
+func.func @plain(%out: memref<?xf32, 1>) attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %gid = mux.get_global_id %d0
+  %v = arith.constant 1.0 : f32
+  memref.store %v, %out[%gid] : memref<?xf32, 1>
+  func.return
+}
+
+// The three functions, once in the module.
+// CHECK:       func.func private @__mux_check_local_access(%shadow: memref<?xi64>, %address: i64, %bytes: i64, %access: i64) -> i64
+// CHECK:       func.func private @__mux_check_local_epoch(%shadow: memref<?xi64>, %epoch: i64)
+// CHECK:       func.func private @__mux_report_local_race(%record: memref<?xi64, 1 : i64>, %race: i64, %offset: i64, %bytes: i64, %site: i64)
+
+// In the host pipeline, checked: the wrapper allocates the local buffers and the
+// shadow per work-group, and the kernel is scalar (run-vecz refuses the calls).
+// HOST:     llvm.func internal @"k.mux-kernel-wrapper"
+// HOST:       llvm.alloca %{{.*}} x i8 {alignment = 128 : i64}
+// HOST:       llvm.alloca %{{.*}} x i64 {alignment = 8 : i64}
+// HOST:       llvm.call @__mux_check_local_epoch
+// HOST:     llvm.func internal @__mux_check_local_access
+
+// SCALAR-NOT: @__vecz_v{{[0-9]+}}_k(
+
+// Unchecked, nothing of it.
+// UNCHECKED-NOT: __mux_check
