@@ -35,6 +35,10 @@ spec                           our attribute (accessor)
                                (`barrier_schedule`)
 (ours: no spec name)           `mux.local_vars_param = array<i64: 2, 1088, 16>`
                                (`LOCAL_VARS_PARAM`)
+(ours: checked mode)           `mux.check_record = 3 : i64` (`CHECK_RECORD`)
+(ours: checked mode)           on the module: `mux.check_sites = ["store to
+                               ...", ...]` (`CHECK_SITES`),
+                               `mux.check_unchecked = [...]` (`CHECK_UNCHECKED`)
 LLVM's byval(<type>)           the argument attribute `mux.byval = <type>` of a
                                kernel's `!llvm.ptr` parameter (`byval_type`,
                                `set_byval_type`)
@@ -340,6 +344,39 @@ parameter list leaves it out. Its type is `memref<size x i8, 3>` or
 `!llvm.ptr<3>`."""
 
 
+CHECK_RECORD = MuxAttribute[int](
+    "mux.check_record",
+    "is a parameter index: an i64 >= 0",
+    lambda a: _int(a, i64, 0),
+    lambda v: IntegerAttr(v, i64),
+)
+"""Ours, checked mode: parameter `index` of the function is the check record
+(`lowering.common.check_record`), the buffer a fault is written to."""
+
+CHECK_SITES = MuxAttribute[tuple[str, ...]](
+    "mux.check_sites",
+    "is a list of strings",
+    _strings,
+    lambda v: ArrayAttr([StringAttr(s) for s in v]),
+    on_module=True,
+)
+"""Ours, checked mode (module): what each check site of the module's kernels is,
+in words (`lowering.common.check_record.add_site`); a fault names its site by
+index. One table for the module, so that a kernel and its vectorised copy,
+and whatever functions work-item-loops makes of them, share it."""
+
+
+CHECK_UNCHECKED = MuxAttribute[tuple[str, ...]](
+    "mux.check_unchecked",
+    "is a list of strings",
+    _strings,
+    lambda v: ArrayAttr([StringAttr(s) for s in v]),
+    on_module=True,
+)
+"""Ours, checked mode (module): the accesses `check-access-bounds` could not
+check (a pointer whose base it cannot trace, ...), each with the reason."""
+
+
 def _vecz_link(attr: Attribute) -> tuple[int, str]:
     if not (isinstance(attr, ArrayAttr) and len(attr.data) == 2):
         raise VerifyException("not a pair")
@@ -409,8 +446,13 @@ FUNCTION_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     BASE_FN_NAME,
     SCHEDULED_FN,
     LOCAL_VARS_PARAM,
+    CHECK_RECORD,
 )
-MODULE_ATTRIBUTES: tuple[MuxAttribute, ...] = (SCHEDULING_PARAMS,)
+MODULE_ATTRIBUTES: tuple[MuxAttribute, ...] = (
+    SCHEDULING_PARAMS,
+    CHECK_SITES,
+    CHECK_UNCHECKED,
+)
 _BY_NAME = {
     a.name: a for a in FUNCTION_ATTRIBUTES + MODULE_ATTRIBUTES + VECZ_ATTRIBUTES
 }

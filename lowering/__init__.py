@@ -77,6 +77,12 @@ PASSES: tuple[PassInfo, ...] = (
         "lower_printf",
         "LowerPrintfPass",
     ),
+    PassInfo(
+        "(none: checked mode, issue 17)",
+        "check-access-bounds",
+        "check_access_bounds",
+        "CheckAccessBoundsPass",
+    ),
     PassInfo("LinkBuiltinsPass", "link-builtins", "link_builtins", "LinkBuiltinsPass"),
     PassInfo(
         "ReplaceMuxMathDeclsPass",

@@ -47,6 +47,7 @@ from xdsl.utils.exceptions import PassFailedException
 from lowering.add_entry_hook import AddEntryHookPass
 from lowering.add_kernel_wrapper import AddKernelWrapperPass
 from lowering.add_sched_params import AddSchedParamsPass
+from lowering.check_access_bounds import CheckAccessBoundsPass
 from lowering.common.compile_options import CompileOptions
 from lowering.define_mux_builtins import DefineMuxBuiltinsPass
 from lowering.define_mux_dma import DefineMuxDmaPass
@@ -80,7 +81,7 @@ class HostPipeline(ModulePass):
     `reduce-to-func` ends the mux part of the pipeline, dropping what no entry
     point uses any more.
 
-    `fast`, `software-wgc`, `sub-group-size` and `vecz-width` are the compile
+    `fast`, `software-wgc`, `sub-group-size`, `vecz-width` and `checked` are the compile
     options (`lowering.common.compile_options.CompileOptions`, `options`), checked
     by its rules when the pipeline is made.
     """
@@ -101,6 +102,8 @@ class HostPipeline(ModulePass):
     vecz_width: int = 0
     """The width `run-vecz` vectorises kernels to (1: no vectorisation, 0: its cost
     model chooses)."""
+    checked: bool = False
+    """Checked mode: `check-access-bounds` after `run-vecz` (docs/checked.md)."""
     to_llvm: bool = True
     """End with `convert-to-llvm` (false: stop at the wrapped mux level)."""
     start: str = ""
@@ -206,6 +209,7 @@ class HostPipeline(ModulePass):
             PrepareBarriersPass(),
             LiftLLVMOpsPass(),  # imported kernels in run-vecz's terms
             RunVeczPass(width=self.vecz_width),
+            *([CheckAccessBoundsPass()] if self.checked else []),
             WorkItemLoopsPass(sub_group_size=self.sub_group_size),
             VerifyReqdSubGroupSatisfiedPass(),
             AddSchedParamsPass(),

@@ -49,22 +49,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import cf, func
+from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
-from xdsl.ir import Operation, Region
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import mux
 from lowering.common.errors import PassError
 from lowering.common.functions import (
     callers_of,
     calls_in,
-    enclosing_function,
     functions,
     kernel_entry_points,
 )
-from lowering.common.scf_to_cf import lower_scf_to_cf
+from lowering.common.inlining import inline_call
 from lowering.scheduling.group_exchanges import SUB_GROUP_EXCHANGES
 
 BARRIER_LIKE: tuple[type[Operation], ...] = (
@@ -96,7 +94,7 @@ class PrepareBarriersPass(ModulePass):
         with_barriers = _with_barriers(fns, graph)
         for name in _callees_first(graph, with_barriers):
             for call in callers_of(op).get(name, []):
-                _inline_call(call, fns[name])
+                inline_call(call, fns[name], self.name)
         for kernel in kernel_entry_points(op):
             number_barriers(kernel)
 
@@ -164,54 +162,3 @@ def _callees_first(graph: dict[str, list[str]], names: list[str]) -> list[str]:
                 done.add(name)
                 order.append(name)
     return order
-
-
-def _inline_call(call: func.CallOp, callee: func.FuncOp) -> None:
-    """Replaces `call` by a copy of `callee`'s body (see the module docstring)."""
-    name = callee.sym_name.data
-    caller = enclosing_function(call)
-    where = f"'{caller.sym_name.data}'" if caller is not None else "the module"
-    body = Region()
-    callee.body.clone_into(body)
-    blocks = list(body.blocks)
-    for block, cloned in zip(callee.body.blocks, blocks, strict=True):
-        cloned.name_hint = block.name_hint
-    entry = blocks[0]
-    arguments = list(call.arguments)
-
-    last = entry.last_op
-    if len(blocks) == 1 and isinstance(last, func.ReturnOp):
-        Rewriter.inline_block(entry, InsertPoint.before(call), arguments)
-        for result, value in zip(call.res, last.arguments, strict=True):
-            if len(call.res) == 1 and result.name_hint and value not in arguments:
-                value.name_hint = result.name_hint  # the caller's name
-            result.replace_all_uses_with(value)
-        Rewriter.erase_op(last)
-        Rewriter.erase_op(call)
-        return
-
-    if not isinstance(call.parent_op(), func.FuncOp) and caller is not None:
-        lower_scf_to_cf(caller.body)  # the call's block splits: a CFG
-    parent = call.parent_op()
-    if not isinstance(parent, func.FuncOp):
-        region_of = f"'{parent.name}'" if parent is not None else "an op"
-        raise PassError(
-            f"prepare-barriers: cannot inline '{name}' (several blocks) into the "
-            f"single-block region of {region_of} in {where}",
-            call,
-        )
-    block = call.parent_block()
-    assert block is not None and block.parent is not None
-    after = block.split_before(call, arg_types=call.result_types)
-    for result, arg in zip(call.res, after.args, strict=True):
-        arg.name_hint = result.name_hint
-        result.replace_all_uses_with(arg)
-    Rewriter.erase_op(call)
-    for cloned in blocks:
-        ret = cloned.last_op
-        if isinstance(ret, func.ReturnOp):
-            Rewriter.replace_op(ret, cf.BranchOp(after, *ret.arguments))
-    for cloned in blocks[1:]:
-        body.detach_block(cloned)
-    block.parent.insert_block_after(blocks[1:], block)
-    Rewriter.inline_block(entry, InsertPoint.at_end(block), arguments)

@@ -20,7 +20,7 @@ from lowering.pipelines import HostPipeline
 from mux.api import Kernel, Program, compile, load
 from mux.arguments import LocalBuffer, aligned
 from mux.compiler import context
-from mux.errors import CompileError, KernelNotFound, LaunchError
+from mux.errors import CompileError, KernelError, KernelNotFound, LaunchError
 from mux.explorer import explore
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "CompileOptions",
     "HostPipeline",
     "Kernel",
+    "KernelError",
     "KernelNotFound",
     "LaunchError",
     "LocalBuffer",

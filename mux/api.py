@@ -37,12 +37,17 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException
 
 from dialects import attributes as mux_attrs
-from lowering.common.compile_options import CompileOptions, OptionError
+from lowering.common.compile_options import (
+    CompileOptions,
+    OptionError,
+    with_environment,
+)
 from lowering.common.device import HOST
 from lowering.compute_local_memory_usage import local_memory_usage
 from lowering.pipelines import HostPipeline
 from mux.access_bounds import KernelBounds
 from mux.arguments import Param, kernel_params, packed_struct
+from mux.checked import RECORD_PARAM, CheckRecord
 from mux.compiler import (
     CompiledKernel,
     KernelVariant,
@@ -74,6 +79,7 @@ def compile(
     software_wgc: bool = False,
     sub_group_size: int = 1,
     vecz_width: int = 0,
+    checked: bool = False,
     name: str = "<source>",
     pipeline: HostPipeline | None = None,
 ) -> Program:
@@ -103,8 +109,11 @@ def compile(
     one (`mux.reqd_sub_group_size`): one of the device's sizes, 1 (the spec's
     default), 2, 4, ..., 64. `vecz_width` is the number of work-items of dimension 0
     a vectorised kernel runs at once (`run-vecz`; 1: no vectorisation; 0, the default:
-    its cost model chooses): 0, 1, 2, 4, ..., 32. A bad option is a CompileError."""
-    options = _compile_options(fast, software_wgc, sub_group_size, vecz_width)
+    its cost model chooses): 0, 1, 2, 4, ..., 32. `checked` compiles in checked
+    mode (docs/checked.md: an out-of-bounds access raises `KernelError`); the
+    environment variable MUX_CHECKED=1 turns it on for every program. A bad
+    option is a CompileError."""
+    options = _compile_options(fast, software_wgc, sub_group_size, vecz_width, checked)
     if pipeline is not None:
         if options not in (CompileOptions(), pipeline.options):
             raise CompileError(
@@ -127,22 +136,23 @@ def load(
     software_wgc: bool = False,
     sub_group_size: int = 1,
     vecz_width: int = 0,
+    checked: bool = False,
 ) -> Program:
     """`compile` of the file at `path`, in the language its suffix names (`.mlir`,
     `.ll` or `.bc`, `.cl`: `mux.frontend.languages.SUFFIXES`); OSError if it cannot
     be read, CompileError if it is neither UTF-8 text nor LLVM bitcode, or its
     suffix is none of those."""
-    options = _compile_options(fast, software_wgc, sub_group_size, vecz_width)
+    options = _compile_options(fast, software_wgc, sub_group_size, vecz_width, checked)
     return load_program(path, options, build_options)
 
 
 def _compile_options(
-    fast: bool, software_wgc: bool, sub_group_size: int, vecz_width: int
+    fast: bool, software_wgc: bool, sub_group_size: int, vecz_width: int, checked: bool
 ) -> CompileOptions:
     """The options record; CompileError, saying which option and what it may be,
     if one is bad."""
     try:
-        return CompileOptions(fast, software_wgc, sub_group_size, vecz_width)
+        return CompileOptions(fast, software_wgc, sub_group_size, vecz_width, checked)
     except OptionError as error:
         raise CompileError(str(error)) from None
 
@@ -194,8 +204,8 @@ class Program:
         located_in: str | None = None,
         pipeline: HostPipeline | None = None,
     ):
-        self.options = options or CompileOptions()
-        """How the kernels are compiled."""
+        self.options = with_environment(options or CompileOptions())
+        """How the kernels are compiled (checked if MUX_CHECKED=1 is set)."""
         self.vecz_width = self.options.vecz_width
         """The width kernels are vectorised to (`run-vecz`; 1: not vectorised)."""
         self.sub_group_size = self.options.sub_group_size
@@ -272,7 +282,9 @@ class Kernel:
         """The formats of the printf calls of the module, None if the kernel does
         not print (`mux.printf`: its last parameter is then the printf buffer)."""
         printf_param = [Param("printf buffer", PRINTF_BUFFER)] if self._printf else []
-        self._struct = packed_struct([*self.params, *printf_param])
+        self._checked = program.options.checked
+        record_param = [RECORD_PARAM] if self._checked else []
+        self._struct = packed_struct([*self.params, *printf_param, *record_param])
         self._bounds = KernelBounds(self.function, self.params)
         try:
             usage = local_memory_usage(program.module, self.function)
@@ -381,7 +393,14 @@ class Kernel:
         the analysis cannot tell (an index loaded from memory, a buffer passed to
         a call, bounds it cannot prove reached), nothing is checked: the kernel
         runs as written, and an index past the end of an array reads or writes
-        outside it (the checked mode of issue 17 will catch those).
+        outside it.
+
+        In checked mode (`Program.options.checked`) that analysis is skipped:
+        every access is checked as it runs, a faulting one is not done (a load
+        gives 0), the launch runs to its end, and then raises `KernelError`
+        naming the first fault, its parameter or variable, element, byte
+        offset, work-item and source location (`mux.checked`). The buffers
+        then hold what the kernel wrote.
         """
         global_size = ndrange_sizes("global_size", global_size)
         dims = len(global_size)
@@ -405,16 +424,29 @@ class Kernel:
         if not isinstance(threads, int) or threads < 1:
             raise LaunchError(f"threads: a positive int, got {threads!r}")
         packed, owners = self._pack(args)
-        self._bounds.check(args, global_size, local_size, global_offset)
+        if not self._checked:  # checked code finds each fault, and its work-item
+            self._bounds.check(args, global_size, local_size, global_offset)
         uniform = all(g % s == 0 for g, s in zip(global_size, local_size, strict=True))
         compiled = self.compiled(local_size if uniform else None)
         printf = PrintfBuffer.allocate(self._printf) if self._printf else None
         if printf is not None:
             setattr(packed, f"f{len(self.params)}", printf.words.ctypes.data)
+        record = self._record(packed, args, printf is not None)
         launch(compiled.hook, packed, global_size, local_size, global_offset, threads)
         if printf is not None:
             printf.flush()
         del owners  # the structs' copies lived as long as the launch
+        if record is not None:
+            record.raise_fault(self.name, compiled.sites)
+
+    def _record(self, packed: Any, args: tuple[Any, ...], printf: bool) -> Any:
+        """Checked mode: the launch's check record (`mux.checked`), its address
+        in `packed` after the printf buffer's; None unchecked."""
+        if not self._checked:
+            return None
+        record = CheckRecord.allocate(self.function, self.params, args)
+        setattr(packed, f"f{len(self.params) + printf}", record.address)
+        return record
 
     def _pack(self, args: tuple[Any, ...]) -> tuple[Any, list[Any]]:
         """The packed argument struct of `args`, and what must live as long as

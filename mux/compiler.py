@@ -129,6 +129,8 @@ class CompiledKernel:
     jit: JITModule
     hook: Callable[..., None]
     hook_name: str
+    sites: tuple[str, ...] = ()
+    """Checked mode: the check sites a fault names (`mux.check_sites`)."""
 
     @property
     def llvm_ir(self) -> str:
@@ -175,6 +177,8 @@ class LoweredKernel:
     """The name of its entry hook."""
     opt_level: int
     """LLVM's optimisation level for it (`HostPipeline.lower`)."""
+    sites: tuple[str, ...] = ()
+    """Checked mode: its check sites (`mux.check_sites`)."""
 
 
 _CACHE: dict[KernelVariant, CompiledKernel] = {}
@@ -250,7 +254,7 @@ def compile_kernel(
         entry = disk_cache.load(name) if name is not None else None
         if entry is not None:
             jit = load_compiled(entry.llvm_ir, entry.object_code)
-            _CACHE[variant] = _with_hook(jit, entry.hook_name)
+            _CACHE[variant] = _with_hook(jit, entry.hook_name, entry.sites)
         else:
             with no_cyclic_gc():
                 lowered = _LOWERED.pop(variant, None) or _lower(
@@ -262,15 +266,20 @@ def compile_kernel(
                 disk_cache.store(
                     name,
                     disk_cache.Entry(
-                        compiled.llvm_ir, compiled.jit.object_code, compiled.hook_name
+                        compiled.llvm_ir,
+                        compiled.jit.object_code,
+                        compiled.hook_name,
+                        compiled.sites,
                     ),
                 )
     return _CACHE[variant]
 
 
-def _with_hook(jit: JITModule, hook_name: str) -> CompiledKernel:
+def _with_hook(
+    jit: JITModule, hook_name: str, sites: tuple[str, ...] = ()
+) -> CompiledKernel:
     hook = jit.ctypes_function(hook_name, None, HOOK_ARGUMENTS)
-    return CompiledKernel(jit, hook, hook_name)
+    return CompiledKernel(jit, hook, hook_name, sites)
 
 
 def _lower(
@@ -301,7 +310,8 @@ def _lower(
     ]
     if len(hooks) != 1:
         raise CompileError(f"expected one entry hook for '{kernel}', got {hooks}")
-    return LoweredKernel(lowered, hooks[0], opt_level)
+    sites = mux_attrs.CHECK_SITES.get(lowered) or ()
+    return LoweredKernel(lowered, hooks[0], opt_level, sites)
 
 
 def _compile(lowered: LoweredKernel, source: Source | None) -> CompiledKernel:
@@ -311,4 +321,4 @@ def _compile(lowered: LoweredKernel, source: Source | None) -> CompiledKernel:
         jit = compile_ir(llvm_ir, lowered.opt_level)
     except DiagnosticException as error:
         raise CompileError(diagnostics.describe(error, source)) from error
-    return _with_hook(jit, lowered.hook_name)
+    return _with_hook(jit, lowered.hook_name, lowered.sites)

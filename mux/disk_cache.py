@@ -2,7 +2,8 @@
 compiled, by later processes.
 
 An entry is the optimised LLVM IR of one kernel variant (source text, kernel, local
-sizes, options), its machine code as an object file, and the name of its entry hook.
+sizes, options), its machine code as an object file, the name of its entry hook,
+and in checked mode the kernel's check sites (what a fault's message says).
 Loading it parses the IR and maps the object (`mux.backend.jit.load_compiled`): the
 `host` pipeline, the translation and LLVM's optimisation and code generation are
 skipped.
@@ -52,6 +53,8 @@ class Entry:
     llvm_ir: str
     object_code: bytes
     hook_name: str
+    sites: tuple[str, ...] = ()
+    """The check sites of a kernel compiled in checked mode (`mux.checked`)."""
 
 
 def cache_dir() -> Path | None:
@@ -134,7 +137,8 @@ def load(name: str) -> Entry | None:
             or not isinstance(record["hook"], str)
         ):
             return None
-        return Entry(llvm_ir.decode(), object_code, record["hook"])
+        sites = tuple(str(site) for site in record.get("sites", ()))
+        return Entry(llvm_ir.decode(), object_code, record["hook"], sites)
     except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
         return None
 
@@ -150,6 +154,7 @@ def store(name: str, entry: Entry) -> None:
         "hook": entry.hook_name,
         "ir_sha256": _sha256(llvm_ir),
         "object_sha256": _sha256(entry.object_code),
+        "sites": list(entry.sites),
     }
     try:
         directory.mkdir(parents=True, exist_ok=True)

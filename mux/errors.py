@@ -34,3 +34,18 @@ def file_error(verb: str, error: OSError) -> str:
     if error.filename is None:
         return str(error)
     return f"cannot {verb} {error.filename}: {error.strerror}"
+
+
+class KernelError(RuntimeError):
+    """A fault a kernel compiled in checked mode (`checked=True`, MUX_CHECKED=1)
+    made during a launch (an access out of the bounds of what it addresses, a
+    divergent barrier, a race on local memory: docs/checked.md). The message
+    names the kernel, the fault, where it is in the source and the work-item
+    that made it (`mux.checked`); `fault` is the
+    `mux.checked.FaultReport` it was made from. Raised after the launch: every
+    work-item ran (a faulting access was not done, a faulting load gave 0), so
+    the buffers hold what the kernel wrote, the faulting accesses left out."""
+
+    def __init__(self, message: str, fault: object = None):
+        super().__init__(message)
+        self.fault = fault

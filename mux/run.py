@@ -13,8 +13,8 @@ Arguments follow the kernel's parameters, in order; each is
 - for a local-memory buffer: `local:BYTES`.
 
 Sizes are one to three comma-separated integers (`--global 64,32`). `--fast`,
-`--software-wgc`, `--sub-group-size N` and `--vecz-width N` are `mux.compile`'s
-options. After the run
+`--software-wgc`, `--sub-group-size N`, `--vecz-width N` and `--checked` are
+`mux.compile`'s options. After the run
 the buffers are printed, one `name = [...]` line each, in full; `--out FILE.npz`
 writes them to a file instead. Errors (a bad argument, a refused launch, a module that
 does not compile) are printed to stderr, with exit status 1.
@@ -167,6 +167,12 @@ def add_compile_arguments(parser: argparse.ArgumentParser) -> None:
         default=0,
         help="work-items a vectorised kernel runs at once (run-vecz; 1: none; "
         "0, the default: its cost model chooses)",
+    )
+    parser.add_argument(
+        "--checked",
+        action="store_true",
+        help="checked mode: out-of-bounds accesses raise mux.KernelError "
+        "(docs/checked.md)",
     )
     parser.add_argument(
         "--build-options",

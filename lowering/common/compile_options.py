@@ -12,10 +12,15 @@ options of the same meaning with the same functions: `work-item-loops`'
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+import os
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from lowering.common.device import HOST
+
+CHECKED_VARIABLE = "MUX_CHECKED"
+"""The environment variable that compiles every program in checked mode when
+set to anything but "" or "0" (`with_environment`)."""
 
 VECZ_WIDTHS = (0, 1, 2, 4, 8, 16, 32)
 """The widths `vecz_width` may take: 0 (`run-vecz`'s cost model chooses), 1 (no
@@ -61,6 +66,11 @@ class CompileOptions:
     vecz_width: int = 0
     """The number of work-items of dimension 0 a vectorised kernel runs at once
     (`run-vecz{width}`; 1: no vectorisation, 0: its cost model chooses)."""
+    checked: bool = False
+    """Checked mode (docs/checked.md): every memory access is checked against
+    the extent of what it addresses (`check-access-bounds`), and a fault is
+    recorded and raised by the runtime as `mux.KernelError`. Unchecked code is
+    exactly what it is without the option."""
 
     def __post_init__(self) -> None:
         check_sub_group_size(self.sub_group_size)
@@ -71,3 +81,12 @@ class CompileOptions:
         """The options `holder` has as attributes of the same names (the flags of
         `mux-run`, the fields of `HostPipeline`)."""
         return cls(**{f.name: getattr(holder, f.name) for f in fields(cls)})
+
+
+def with_environment(options: CompileOptions) -> CompileOptions:
+    """`options`, checked if the environment variable MUX_CHECKED says so (any
+    value but "" and "0"): how a whole program is run checked without changing
+    its calls of `mux.compile` (`mux.Program` applies it)."""
+    if options.checked or os.environ.get(CHECKED_VARIABLE, "") in ("", "0"):
+        return options
+    return replace(options, checked=True)

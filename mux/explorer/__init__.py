@@ -50,6 +50,7 @@ def explore(
     software_wgc: bool = False,
     sub_group_size: int = 1,
     vecz_width: int = 0,
+    checked: bool = False,
     output: str | os.PathLike[str] | None = None,
 ) -> Page:
     """The explorer's page of the file at `path` (in the language its suffix names,
@@ -72,7 +73,9 @@ def explore(
     language = language_of(path)
     source = read_source(data, language, str(path))
     try:
-        options = CompileOptions(fast, software_wgc, sub_group_size, vecz_width)
+        options = CompileOptions(
+            fast, software_wgc, sub_group_size, vecz_width, checked
+        )
     except OptionError as error:
         raise CompileError(str(error)) from None
     sizes = (local_size,) if isinstance(local_size, int) else tuple(local_size)

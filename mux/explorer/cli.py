@@ -49,6 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             software_wgc=args.software_wgc,
             sub_group_size=args.sub_group_size,
             vecz_width=args.vecz_width,
+            checked=args.checked,
             output=args.output,
         )
     except OSError as error:

@@ -1,0 +1,207 @@
+"""The check record of checked mode: the buffer a checked kernel writes its first
+fault to, and the IR that writes it (issue 17).
+
+A checked kernel (`CompileOptions.checked`) takes one more parameter, the
+*record*, a `memref<?xi64, 1>` the runtime allocates per launch (`mux.checked`),
+fills with the launch's facts and reads afterwards, raising `mux.KernelError`
+if a fault was recorded. The function attribute `mux.check_record` gives the
+parameter's index (`record_param` appends it); it comes after lower-printf's
+buffer when the kernel prints, so the runtime appends it to the packed
+arguments after that buffer.
+
+The record, in 64-bit words (the constants below):
+
+- `KIND`: the `Fault` of the first fault, 0 (`Fault.NONE`) if none. The first
+  fault wins: `report` swaps it from 0 atomically; a later fault only counts.
+- `COUNT`: how many faults were reported (atomically added).
+- `SITE` .. `B`: the first fault's site (an index into the
+  module's `mux.check_sites`, what `add_site` returned), the faulting work-item's global
+  id (x, y, z) and local id (x, y, z), two operands whose meaning is the kind's
+  (out of bounds: the element index and the byte offset);
+- `SITE2` .. `LOCAL_ID2`: a second site and work-item, for faults between two
+  of them (a divergent barrier: the other barrier; a race: the other access);
+- `SCRATCH` .. `HEADER_WORDS`: where the details of a fault that lost the race
+  for `KIND` are written, which nobody reads: `report` writes the details
+  without a branch (the address is selected), so that it is straight-line code
+  wherever it is called, before or inside the work-item loops;
+- from `HEADER_WORDS` on, `PARAM_WORDS` words per kernel parameter (its index
+  among the kernel's own parameters, as the runtime lists them): the base
+  address and the size in bytes of a buffer argument (0 for others), written by
+  the runtime before the launch (`param_word`).
+
+The caller of `report` decides when a fault happens (it builds the branch to
+the code `report` emits) and gives the values: `mux.get_global_id` /
+`get_local_id` results before `work-item-loops`, the loop's own ids inside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import IntEnum
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, func, memref
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    i64,
+)
+from xdsl.ir import Operation, SSAValue
+
+from dialects import atomic
+from dialects.attributes import CHECK_RECORD, CHECK_SITES
+from lowering.common.builders import const
+from lowering.common.functions import append_arguments
+
+
+class Fault(IntEnum):
+    """What went wrong: the record's word `KIND`."""
+
+    NONE = 0
+    OUT_OF_BOUNDS = 1
+    DIVERGENT_BARRIER = 2
+    LOCAL_RACE = 3
+
+
+RECORD_TYPE = MemRefType(i64, [DYNAMIC_INDEX], memory_space=IntegerAttr(1, i64))
+"""The record parameter's type: i64 words in global memory."""
+
+KIND = 0
+COUNT = 1
+SITE = 2
+GLOBAL_ID = 3
+"""Three words: x, y, z."""
+LOCAL_ID = 6
+A = 9
+B = 10
+SITE2 = 11
+GLOBAL_ID2 = 12
+LOCAL_ID2 = 15
+DETAILS = SITE
+"""The first word of a fault's details (SITE .. LOCAL_ID2)."""
+DETAIL_WORDS = 16
+SCRATCH = DETAILS + DETAIL_WORDS
+"""Where the details of a fault that did not win `KIND` go (never read)."""
+HEADER_WORDS = SCRATCH + DETAIL_WORDS
+PARAM_WORDS = 2
+"""Per kernel parameter: base address, size in bytes."""
+PARAM_BASE = 0
+PARAM_SIZE = 1
+
+
+def param_word(index: int, field: int = PARAM_SIZE) -> int:
+    """The word of the record holding `field` (`PARAM_BASE`, `PARAM_SIZE`) of
+    kernel parameter `index`."""
+    return HEADER_WORDS + PARAM_WORDS * index + field
+
+
+def record_words(params: int) -> int:
+    """The record's length in words for a kernel of `params` parameters."""
+    return HEADER_WORDS + PARAM_WORDS * params
+
+
+def record_param(fn: func.FuncOp) -> SSAValue:
+    """The record parameter of `fn` (`mux.check_record`), appended to its
+    parameters (and the attribute set) if it has none yet. Its callers are
+    the caller's business: a function called with the record must be given
+    it at each call."""
+    index = CHECK_RECORD.get(fn)
+    if index is None:
+        index = len(fn.function_type.inputs.data)
+        append_arguments(fn, [RECORD_TYPE])
+        CHECK_RECORD.set(fn, index)
+    entry = fn.body.blocks.first
+    assert entry is not None, "the record of a declaration"
+    return entry.args[index]
+
+
+def add_site(fn: func.FuncOp, text: str) -> int:
+    """Adds `text` (what a message says about where the check is) to the site
+    table of the module holding `fn` (`mux.check_sites`, one table for all the
+    module's functions); returns its index, the site number `report` takes.
+    An equal text already there is reused."""
+    module = _module(fn)
+    table = CHECK_SITES.get(module) or ()
+    if text in table:
+        return table.index(text)
+    CHECK_SITES.set(module, (*table, text))
+    return len(table)
+
+
+def sites(op: Operation) -> tuple[str, ...]:
+    """The site table of the module `op` is (or is in): the runtime's."""
+    return CHECK_SITES.get(_module(op)) or ()
+
+
+def _module(op: Operation) -> ModuleOp:
+    while not isinstance(op, ModuleOp):
+        parent = op.parent_op()
+        assert parent is not None, "a check site of a function outside a module"
+        op = parent
+    return op
+
+
+def report(
+    builder: Builder,
+    record: SSAValue,
+    kind: Fault,
+    site: int,
+    *,
+    global_id: Sequence[SSAValue],
+    local_id: Sequence[SSAValue],
+    a: SSAValue | None = None,
+    b: SSAValue | None = None,
+    site2: int | None = None,
+    global_id2: Sequence[SSAValue] = (),
+    local_id2: Sequence[SSAValue] = (),
+) -> None:
+    """Emits, at `builder`, the straight-line IR recording a fault of `kind` at
+    `site`: `KIND` swapped from 0 to `kind` atomically, `COUNT` incremented,
+    the details written to the record if the swap won, else to its scratch
+    words. Ids and operands are index or integer values (up to 3 ids, the
+    missing ones 0; integers narrower than 64 bits are zero-extended).
+    The caller branches to this code when the fault happens."""
+    operand_b, bld = b, builder
+    zero = const(bld, 0, i64)
+    kind_value = const(bld, int(kind), i64)
+    swap = atomic.CmpXchgOp(
+        "monotonic", "monotonic", record, [const(bld, KIND)], zero, kind_value
+    )
+    bld.insert(swap)
+    one = const(bld, 1, i64)
+    bld.insert(atomic.RMWOp("add", "monotonic", record, [const(bld, COUNT)], one))
+    won, lost = const(bld, DETAILS), const(bld, SCRATCH)
+    details = bld.insert(arith.SelectOp(swap.success, won, lost)).result
+    fields: list[tuple[int, SSAValue | None]] = [
+        (SITE, const(bld, site, i64)),
+        (A, a),
+        (B, operand_b),
+    ]
+    fields += _ids(GLOBAL_ID, global_id) + _ids(LOCAL_ID, local_id)
+    if site2 is not None:
+        fields.append((SITE2, const(bld, site2, i64)))
+    fields += _ids(GLOBAL_ID2, global_id2) + _ids(LOCAL_ID2, local_id2)
+    for word, value in fields:
+        if value is None:
+            continue
+        offset = const(bld, word - DETAILS)
+        at = bld.insert(arith.AddiOp(details, offset)).result
+        bld.insert(memref.StoreOp.get(_to_i64(bld, value), record, [at]))
+
+
+def _ids(first: int, values: Sequence[SSAValue]) -> list[tuple[int, SSAValue | None]]:
+    return [(first + d, v) for d, v in enumerate(values[:3])]
+
+
+def _to_i64(b: Builder, value: SSAValue) -> SSAValue:
+    type_ = value.type
+    if isinstance(type_, IndexType):
+        return b.insert(arith.IndexCastOp(value, i64)).result
+    assert isinstance(type_, IntegerType), type_
+    if type_.bitwidth < 64:
+        return b.insert(arith.ExtUIOp(value, i64)).result
+    return value

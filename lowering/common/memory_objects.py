@@ -1,0 +1,178 @@
+"""The memory objects an access may address, for checked mode
+(`check-access-bounds`): a kernel buffer parameter, the module-scope local
+buffer, a private array, and the pointers traced back to them.
+
+An *object* is a value whose memory has an extent the checked kernel can know:
+
+- an entry-block argument of the function: a buffer parameter (a memref: a
+  static shape's bytes, or for `memref<?xT>` the size in bytes the runtime
+  writes to the check record), or a struct passed by value (`mux.byval`);
+- a `memref.alloca` or `llvm.alloca` of a static size (a private array);
+- a memref of static shape, whatever it is a view of (the module-scope local
+  buffer `replace-module-scope-vars` makes, a cast of a pointer).
+
+`pointer_roots` traces an `!llvm.ptr` back to the objects it may point into,
+through GEPs, casts (`builtin.unrealized_conversion_cast`, `addrspacecast`),
+selects, and block arguments (CFG predecessors, `scf.for` iteration values):
+all the possible bases. A pointer with one path to something else (a pointer
+loaded from memory, returned by a call, made from an integer) has no roots
+(None): the access is left unchecked, never reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, func, llvm, memref, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IntegerAttr,
+    MemRefType,
+    UnrealizedConversionCastOp,
+)
+from xdsl.ir import BlockArgument, SSAValue
+
+from dialects import attributes as mux_attrs
+from dialects import llvmx
+from dialects.mux import ADDRESS_SPACE_LOCAL
+from lowering.common.builders import constant_int
+from lowering.common.cfg import incoming
+from lowering.common.layout import storage
+
+
+@dataclass(frozen=True)
+class MemoryObject:
+    """An object an access is checked against: `value` (a memref or pointer the
+    function has everywhere), what a message calls it (`what`), and its extent:
+    `static_bytes`, or the size the runtime writes for parameter `param`."""
+
+    value: SSAValue
+    what: str
+    static_bytes: int | None = None
+    param: int | None = None
+
+
+def entry_parameter(fn: func.FuncOp, value: SSAValue) -> int | None:
+    """The index of `value` among `fn`'s parameters, None if it is not one."""
+    if isinstance(value, BlockArgument) and value.block is fn.body.blocks.first:
+        return value.index
+    return None
+
+
+def _name(value: SSAValue, default: str) -> str:
+    return value.name_hint or default
+
+
+def memory_object(fn: func.FuncOp, value: SSAValue) -> MemoryObject | None:
+    """The object `value` is (a memref of known extent, a parameter, a private
+    array), None if its extent is not known."""
+    type_ = value.type
+    param = entry_parameter(fn, value)
+    if isinstance(type_, MemRefType):
+        shape = type_.get_shape()
+        element = storage(type_.element_type)[0]
+        local_vars = mux_attrs.LOCAL_VARS_PARAM.get(fn)
+        if param is not None and local_vars is not None and local_vars.index == param:
+            what = f"the module-scope local variables ({type_})"
+        elif param is not None:
+            what = f"parameter '{_name(value, f'arg{param}')}' ({type_})"
+        elif _space(type_) == ADDRESS_SPACE_LOCAL:
+            what = f"local variable '{_name(value, 'local memory')}' ({type_})"
+        else:
+            what = f"private array '{_name(value, 'private memory')}' ({type_})"
+        if DYNAMIC_INDEX not in shape:
+            count = 1
+            for size in shape:
+                count *= size
+            return MemoryObject(value, what, static_bytes=count * element)
+        if param is not None and len(shape) == 1:
+            return MemoryObject(value, what, param=param)
+        return None
+    if param is not None:
+        byval = mux_attrs.byval_type(fn, param)
+        if byval is None:
+            return None
+        what = f"parameter '{_name(value, f'arg{param}')}' (by value)"
+        return MemoryObject(value, what, static_bytes=storage(byval)[0])
+    owner = value.owner
+    if isinstance(owner, llvm.AllocaOp):
+        count = constant_int(owner.size)
+        if count is None:
+            return None
+        what = f"private array '{_name(value, 'private memory')}'"
+        return MemoryObject(value, what, static_bytes=count * _alloca_bytes(owner))
+    return None
+
+
+def _alloca_bytes(op: llvm.AllocaOp) -> int:
+    return storage(op.elem_type)[0]
+
+
+def _space(type_: MemRefType) -> int:
+    space = type_.memory_space
+    return space.value.data if isinstance(space, IntegerAttr) else 0
+
+
+def pointer_roots(fn: func.FuncOp, pointer: SSAValue) -> list[MemoryObject] | None:
+    """The objects `pointer` may point into (module docstring); None if one of
+    its possible bases is not an object."""
+    seen: set[SSAValue] = set()
+    roots: list[MemoryObject] = []
+    work = [pointer]
+    while work:
+        value = work.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        if (found := _root(fn, value)) is not None:
+            if found not in roots:
+                roots.append(found)
+            continue
+        sources = _sources(fn, value)
+        if sources is None:
+            return None
+        work += reversed(sources)  # popped in their order
+    return roots
+
+
+def _root(fn: func.FuncOp, value: SSAValue) -> MemoryObject | None:
+    """`value` as an object a pointer is based on: a parameter, an alloca."""
+    owner = value.owner
+    if entry_parameter(fn, value) is not None or isinstance(
+        owner, llvm.AllocaOp | memref.AllocaOp
+    ):
+        return memory_object(fn, value)
+    return None
+
+
+def _sources(fn: func.FuncOp, value: SSAValue) -> list[SSAValue] | None:
+    """The values `value` is derived from, keeping its base; None if unknown."""
+    owner = value.owner
+    if isinstance(owner, llvm.GEPOp):
+        return [owner.ptr]
+    if isinstance(owner, UnrealizedConversionCastOp) and len(owner.inputs) == 1:
+        return [owner.inputs[0]]
+    if isinstance(owner, llvmx.AddrSpaceCastOp):
+        return [owner.arg]
+    if isinstance(owner, arith.SelectOp | llvm.SelectOp):
+        return [owner.operands[1], owner.operands[2]]
+    if isinstance(owner, llvmx.SelectOp):
+        return [owner.true_value, owner.false_value]
+    if isinstance(value, BlockArgument):
+        return _block_argument_sources(fn, value)
+    return None
+
+
+def _block_argument_sources(
+    fn: func.FuncOp, value: BlockArgument
+) -> list[SSAValue] | None:
+    parent = value.block.parent_op()
+    if parent is fn:
+        return incoming(value)
+    if isinstance(parent, scf.ForOp) and value.index >= 1:
+        at = value.index - 1
+        yielded = value.block.last_op
+        if not isinstance(yielded, scf.YieldOp):
+            return None
+        return [parent.iter_args[at], yielded.operands[at]]
+    return None

@@ -1,0 +1,142 @@
+// RUN: mux-opt %s --split-input-file -p check-access-bounds | filecheck %s
+//
+// Checked mode: each memref access is put in an `scf.if` of its bounds, the
+// fault branch reporting to the check record (the last parameter,
+// `mux.check_record`) and a load giving 0. A `memref<?xT>` parameter's extent
+// is the size in bytes the runtime writes to the record (word 34 + 2 * index + 1),
+// a static shape's is constant; the index is checked linearly, as unsigned (a
+// negative index is a huge one).
+
+// CHECK:      builtin.module attributes {mux.check_sites = [
+// CHECK-SAME:   "load from parameter 'a' (memref<?xf32, 1 : i64>) at {{.*}}memref.mlir:37:3",
+// CHECK-SAME:   "store to parameter 'c' (memref<?xf32, 1 : i64>) at {{.*}}memref.mlir:38:3"]}
+// CHECK:      func.func @vadd(%a: memref<?xf32, 1 : i64>, %c: memref<?xf32, 1 : i64>, %[[RECORD:.*]]: memref<?xi64, 1 : i64>)
+// CHECK-SAME:    mux.check_record = 2 : i64
+// CHECK:         %[[WORD:.*]] = arith.constant 35 : index
+// CHECK-NEXT:    %[[BYTES:.*]] = memref.load %[[RECORD]][%[[WORD]]] : memref<?xi64, 1 : i64>
+// CHECK-NEXT:    %[[BYTESI:.*]] = arith.index_cast %[[BYTES]] : i64 to index
+// CHECK-NEXT:    %[[SIZE:.*]] = arith.constant 4 : index
+// CHECK-NEXT:    %[[COUNT:.*]] = arith.divui %[[BYTESI]], %[[SIZE]] : index
+// CHECK-NEXT:    %[[OK:.*]] = arith.cmpi ult, %i, %[[COUNT]] : index
+// CHECK-NEXT:    %x = scf.if %[[OK]] -> (f32) {
+// CHECK-NEXT:      %{{.*}} = memref.load %a[%i] : memref<?xf32, 1 : i64>
+// CHECK:         } else {
+// CHECK:           mux.get_global_id
+// CHECK:           atomic.cmpxchg monotonic monotonic %[[RECORD]][%{{.*}}]
+// CHECK:           atomic.rmw add monotonic %[[RECORD]]
+// CHECK:           %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      scf.yield %[[ZERO]] : f32
+// CHECK-NEXT:    }
+// CHECK:         %[[WORD2:.*]] = arith.constant 37 : index
+// CHECK:         scf.if %{{.*}} {
+// CHECK-NEXT:      memref.store %x, %c[%i] : memref<?xf32, 1 : i64>
+// CHECK-NEXT:    } else {
+func.func @vadd(%a: memref<?xf32, 1>, %c: memref<?xf32, 1>) attributes {mux.kernel = "entry-point"} {
+  %d = arith.constant 0 : i32
+  %i = mux.get_global_id %d
+  %x = memref.load %a[%i] : memref<?xf32, 1>
+  memref.store %x, %c[%i] : memref<?xf32, 1>
+  func.return
+}
+
+// -----
+
+// A private array and a static view of local memory: their extent is their shape; a
+// 2-D index is checked as the row-major linear index (i * 8 + j < 32).
+
+// CHECK:      "store to private array 'tmp' (memref<4x8xi32>) at
+// CHECK-SAME: "load from local variable 'tile' (memref<16xi32, 3 : i64>) at
+// CHECK-LABEL: func.func @static
+// CHECK:         %[[COUNT:.*]] = arith.constant 32 : index
+// CHECK-NEXT:    %[[EIGHT:.*]] = arith.constant 8 : index
+// CHECK-NEXT:    %[[ROW:.*]] = arith.muli %i, %[[EIGHT]] : index
+// CHECK-NEXT:    %[[LINEAR:.*]] = arith.addi %[[ROW]], %j : index
+// CHECK-NEXT:    %[[OK:.*]] = arith.cmpi ult, %[[LINEAR]], %[[COUNT]] : index
+// CHECK-NEXT:    scf.if %[[OK]] {
+// CHECK-NEXT:      memref.store %v, %tmp[%i, %j] : memref<4x8xi32>
+// CHECK:         %[[COUNT2:.*]] = arith.constant 16 : index
+// CHECK-NEXT:    %[[OK2:.*]] = arith.cmpi ult, %j, %[[COUNT2]] : index
+// CHECK-NEXT:    %w = scf.if %[[OK2]] -> (i32) {
+// CHECK-NEXT:      %{{.*}} = memref.load %tile[%j] : memref<16xi32, 3 : i64>
+// CHECK:           atomic.cmpxchg
+// CHECK:           %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:      scf.yield %[[Z]] : i32
+func.func @static(%i: index, %j: index, %v: i32, %lv: memref<64xi8, 3>) attributes {mux.kernel = "entry-point"} {
+  %p = builtin.unrealized_conversion_cast %lv : memref<64xi8, 3> to !llvm.ptr<3>
+  %tile = builtin.unrealized_conversion_cast %p : !llvm.ptr<3> to memref<16xi32, 3>
+  %tmp = memref.alloca() : memref<4x8xi32>
+  memref.store %v, %tmp[%i, %j] : memref<4x8xi32>
+  %w = memref.load %tile[%j] : memref<16xi32, 3>
+  func.return
+}
+
+// -----
+
+// In a vectorised kernel (`mux.vecz_derived`) a packet's vector access is ONE
+// range check of its elements: i < n and i + 8 <= n; the fault names the
+// first element out of bounds and its lane (added to the ids in x).
+
+// CHECK-LABEL: func.func private @__vecz_v8_k
+// CHECK:         %[[COUNT:.*]] = arith.divui
+// CHECK-NEXT:    %[[LOW:.*]] = arith.cmpi ult, %i, %[[COUNT]] : index
+// CHECK-NEXT:    %[[W:.*]] = arith.constant 8 : index
+// CHECK-NEXT:    %[[END:.*]] = arith.addi %i, %[[W]] : index
+// CHECK-NEXT:    %[[HIGH:.*]] = arith.cmpi ule, %[[END]], %[[COUNT]] : index
+// CHECK-NEXT:    %[[OK:.*]] = arith.andi %[[LOW]], %[[HIGH]] : i1
+// CHECK-NEXT:    %v = scf.if %[[OK]] -> (vector<8xf32>) {
+// CHECK-NEXT:      %{{.*}} = vector.load %a[%i] : memref<?xf32, 1 : i64>, vector<8xf32>
+// CHECK:         } else {
+// CHECK-NEXT:      %[[INSIDE:.*]] = arith.cmpi ult, %i, %[[COUNT]] : index
+// CHECK-NEXT:      %[[FIRST:.*]] = arith.select %[[INSIDE]], %[[COUNT]], %i : index
+// CHECK:           %[[LANE:.*]] = arith.subi %[[FIRST]], %i : index
+// CHECK:           %[[GX:.*]] = mux.get_global_id
+// CHECK:           arith.addi %[[GX]], %[[LANE]] : index
+// CHECK:           arith.constant dense<0.000000e+00> : vector<8xf32>
+func.func private @__vecz_v8_k(%a: memref<?xf32, 1>) attributes {mux.vecz_derived = [8 : i32, "k"]} {
+  %d = arith.constant 0 : i32
+  %i = mux.get_global_id %d
+  %v = vector.load %a[%i] : memref<?xf32, 1>, vector<8xf32>
+  func.return
+}
+
+// -----
+
+// A masked packet access checks its active lanes, reduced to one condition;
+// the fault's lane is the first active lane out of bounds.
+
+// CHECK-LABEL: func.func private @__vecz_v4_m
+// CHECK:         %[[IOTA:.*]] = arith.constant dense<[0, 1, 2, 3]> : vector<4xi64>
+// CHECK:         %[[IDX:.*]] = arith.addi %{{.*}}, %[[IOTA]] : vector<4xi64>
+// CHECK-NEXT:    %[[OUT:.*]] = llvm.icmp "uge" %[[IDX]], %{{.*}} : vector<4xi64>
+// CHECK-NEXT:    %[[BAD:.*]] = arith.andi %[[OUT]], %mask : vector<4xi1>
+// CHECK-NEXT:    %[[ANY:.*]] = vector.reduction <or>, %[[BAD]] : vector<4xi1> into i1
+// CHECK:         %[[OK:.*]] = arith.xori %[[ANY]], %{{.*}} : i1
+// CHECK-NEXT:    scf.if %[[OK]] {
+// CHECK-NEXT:      vector.maskedstore %c[%i], %mask, %v : memref<?xi32, 1 : i64>, vector<4xi1>, vector<4xi32>
+// CHECK:         } else {
+// CHECK:           vector.reduction <minui>
+func.func private @__vecz_v4_m(%c: memref<?xi32, 1>, %i: index, %mask: vector<4xi1>, %v: vector<4xi32>) attributes {mux.vecz_derived = [4 : i32, "m"]} {
+  vector.maskedstore %c[%i], %mask, %v : memref<?xi32, 1>, vector<4xi1>, vector<4xi32>
+  func.return
+}
+
+// -----
+
+// Atomics on a memref are checked as loads and stores are; a function the
+// kernel calls is inlined first, its accesses then checked against the
+// kernel's buffers.
+
+// CHECK:      "atomic on parameter 'bins' (memref<?xi32, 1 : i64>) at
+// CHECK-LABEL: func.func @hist
+// CHECK-NOT:     func.call
+// CHECK:         scf.if %{{.*}} -> (i32) {
+// CHECK-NEXT:      %{{.*}} = atomic.rmw add monotonic %bins[%i], %one : memref<?xi32, 1 : i64>
+func.func private @bump(%b: memref<?xi32, 1>, %i: index) {
+  %one = arith.constant 1 : i32
+  %old = atomic.rmw add monotonic %b[%i], %one : memref<?xi32, 1>
+  func.return
+}
+func.func @hist(%bins: memref<?xi32, 1>, %i: index) attributes {mux.kernel = "entry-point"} {
+  func.call @bump(%bins, %i) : (memref<?xi32, 1>, index) -> ()
+  func.return
+}
