@@ -187,9 +187,7 @@ def mlir_prologue(module: ModuleOp, kernel: str, fault: str) -> None:
         module.body.block.first_op,  # pyright: ignore[reportArgumentType]
     )
     array = builder.insert(memref.GetGlobalOp(name, local)).memref
-    index = lid
-    if offset:
-        shift = builder.insert(arith.ConstantOp(IntegerAttr(offset, IndexType())))
-        index = builder.insert(arith.AddiOp(lid, shift)).result
+    shift = builder.insert(arith.ConstantOp(IntegerAttr(offset, IndexType())))
+    index = builder.insert(arith.AddiOp(lid, shift)).result if offset else shift
     value = builder.insert(arith.IndexCastOp(lid, i32)).result
     builder.insert(memref.StoreOp.get(value, array, [index]))
