@@ -21,17 +21,39 @@ from functools import cache
 import fault_injection as inject
 import numpy as np
 import pytest
-from example_launches import CASES, EXAMPLES, Case, copies
+from example_launches import CASES, EXAMPLES, Case, copies, floats
 from kernels import build_options
-from lowering.common.check_record import Fault
-from mux.checked import FaultReport, WorkItem
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 
 import mux
+from lowering.common.check_record import Fault
+from mux.checked import FaultReport, WorkItem
 from mux.compiler import parse
 
 FIRST = {case.name: case for case in reversed(CASES)}
-"""Each example's first launch."""
+"""Each example's first launch, but for the two whose first launch leaves the end
+of a buffer untouched (scale_rows' rows below the matrix's, scale2d's input
+longer than the image): those with buffers just as large as the kernel's reach."""
+FIRST["scale_rows"] = Case(
+    "scale_rows",
+    lambda: [
+        floats(6 * 8).reshape(6, 8),
+        floats(8),
+        np.float32(0.5),
+        np.uint64(6),
+        np.zeros((6, 8), np.float32),
+    ],
+    (8, 6),
+    (4, 2),
+    (0, 0),
+)
+FIRST["scale2d"] = Case(
+    "scale2d",
+    lambda: [floats(3 * 7), np.zeros(7 * 3 * 2, np.float32), np.uint64(7), 1.5],
+    (7, 3, 2),
+    (3, 2, 1),
+    (0, 0, 0),
+)
 NAMES = sorted(FIRST)
 LANGUAGES = ["mlir", "cl"]
 
