@@ -256,6 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         OptionError,
         mux.LaunchError,
         mux.CompileError,
+        mux.KernelError,
         KeyError,
         OSError,
     ) as e:

@@ -140,6 +140,7 @@ class _Lifter:
                 continue
             new = self.lifted(op)
             if new is not None:
+                new.location = op.location  # where checked mode's faults point
                 Rewriter.insert_op(new, InsertPoint.before(op))
                 Rewriter.replace_op(op, [], new.results or None)
         for op in reversed(list(block.ops)):  # the addresses nothing uses any more

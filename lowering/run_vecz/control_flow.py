@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, llvm, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, i64
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.dialects.builtin import IndexType, IntegerAttr, UnknownLoc, i64
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from dialects import llvmx
@@ -34,7 +34,23 @@ class ControlFlow(PacketValues):
         for op in block.ops:
             if op is block.last_op and isinstance(op, scf.YieldOp):
                 return
+            point = b.insertion_point
+            last = point.block.last_op if point.insert_before is None else None
             self.emit(b, op, mask)
+            if point.insert_before is None:
+                _locate(point.block, last, op)
+
+
+def _locate(block: Block, last: Operation | None, op: Operation) -> None:
+    """Gives the ops emitted for `op` (after `last` in `block`) its location where
+    they have none, so that a diagnostic or a checked-mode fault in the
+    vectorised kernel points at the source line."""
+    start = block.first_op if last is None else last.next_op
+    while start is not None:
+        for new in start.walk():
+            if isinstance(new.location, UnknownLoc):
+                new.location = op.location
+        start = start.next_op
 
     def branch(
         self, region: Region, mask, results
