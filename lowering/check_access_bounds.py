@@ -72,7 +72,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
@@ -325,7 +325,7 @@ class _Checker:
         type_ = value.type
         if isinstance(type_, MemRefType):
             space = type_.memory_space
-            number = space.value.data if hasattr(space, "value") else 0  # type: ignore[attr-defined]
+            number = space.value.data if isinstance(space, IntegerAttr) else 0
             cast = UnrealizedConversionCastOp.get([value], [pointer_type(number)])
             return b.insert(cast).results[0]
         return value
@@ -422,8 +422,13 @@ def _to_i64(b: Builder, value: SSAValue) -> SSAValue:
     return value
 
 
-def _vector_constant(b: Builder, type_: VectorType, values: list[int]) -> SSAValue:
-    attr = DenseIntOrFPElementsAttr.from_list(type_, values)  # pyright: ignore
+def _vector_constant(
+    b: Builder, type_: Attribute, values: list[int] | list[float]
+) -> SSAValue:
+    # an Attribute narrowed here, as xDSL's from_list takes a VectorType of an
+    # element type it infers, which a VectorType[Attribute] is not
+    assert isinstance(type_, VectorType)
+    attr = DenseIntOrFPElementsAttr.from_list(type_, values)
     return b.insert(arith.ConstantOp(attr, type_)).result
 
 
@@ -452,8 +457,9 @@ def _zero(b: Builder, type_) -> SSAValue:
         count = 1
         for size in type_.get_shape():
             count *= size
-        zero = 0.0 if not isinstance(element, IntegerType | IndexType) else 0
-        return _vector_constant(b, type_, [zero] * count)  # type: ignore[list-item]
+        if isinstance(element, IntegerType | IndexType):
+            return _vector_constant(b, type_, [0] * count)
+        return _vector_constant(b, type_, [0.0] * count)
     if isinstance(type_, AnyFloat):
         return b.insert(arith.ConstantOp(FloatAttr(0.0, type_))).result
     return b.insert(llvm.ZeroOp.create(result_types=[type_])).results[0]

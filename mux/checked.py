@@ -165,11 +165,12 @@ class CheckRecord:
             number = int(w[word])
             return sites[number] if 0 <= number < len(sites) else f"site {number}"
 
+        def ids(word: int) -> tuple[int, int, int]:
+            x, y, z = (int(v) for v in w[word : word + 3])
+            return x, y, z
+
         def item(gid: int, lid: int) -> WorkItem:
-            return WorkItem(
-                tuple(int(v) for v in w[gid : gid + 3]),  # type: ignore[arg-type]
-                tuple(int(v) for v in w[lid : lid + 3]),  # type: ignore[arg-type]
-            )
+            return WorkItem(ids(gid), ids(lid))
 
         kind = int(w[cr.KIND])
         second = kind not in (Fault.OUT_OF_BOUNDS,)
