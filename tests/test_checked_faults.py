@@ -176,8 +176,25 @@ def prologue_variant(name: str, fault: str, language: str) -> mux.Program:
     )
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("name", NAMES)
+LOCAL_VARIABLES_AS_ONE = pytest.mark.xfail(
+    strict=True,
+    reason="an OpenCL C __local variable is checked against the whole block of the "
+    "kernel's module-scope local variables (replace-module-scope-vars makes each an "
+    "offset in one buffer), so a write past it into the next variable is no fault "
+    "(docs/checked.md, 'What is not checked')",
+)
+LOCAL_WRITES = [
+    pytest.param(name, language, marks=LOCAL_VARIABLES_AS_ONE)
+    if language == "cl" and name in {"dma_tile", "scan", "sgemm_tiled", "transpose"}
+    else (name, language)
+    for name in NAMES
+    for language in LANGUAGES
+]
+"""The four OpenCL C examples with local variables of their own, where the
+injected array lands before another variable."""
+
+
+@pytest.mark.parametrize(("name", "language"), LOCAL_WRITES)
 def test_a_local_array_written_past_its_end_is_caught(name: str, language: str):
     fault = caught(prologue_variant(name, "local_write", language), FIRST[name])
     assert fault.kind is Fault.OUT_OF_BOUNDS
