@@ -228,7 +228,11 @@ today: a change that breaks one shows here; one that fixes a failure updates it.
 
 
 @needs_suite
-def test_run_subset_outcomes():
+@pytest.mark.parametrize("checked", ["0", "1"], ids=["unchecked", "checked"])
+def test_run_subset_outcomes(checked: str, monkeypatch: pytest.MonkeyPatch):
+    """Checked (MUX_CHECKED=1, which the workers inherit), the same outcomes: a
+    false report of checked mode would crash its manifest with a KernelError."""
+    monkeypatch.setenv("MUX_CHECKED", checked)
     paths = [SUITE / "kernels" / f"{stem}.cl" for stem in RUN_SUBSET]
     results = conformance.run(SUITE, paths, jobs=2, timeout=300, execute=True)
     got = {path.stem: record["outcome"] for path, record in results.items()}
