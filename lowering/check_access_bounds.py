@@ -84,7 +84,7 @@ from lowering.common.builders import const
 from lowering.common.functions import calls_in, functions
 from lowering.common.inlining import inline_call
 from lowering.common.layout import storage
-from lowering.common.llvm_types import memref_strides, pointer_type
+from lowering.common.llvm_types import memory_space_number, memref_strides, pointer_type
 from lowering.common.memory_objects import (
     MemoryObject,
     memory_object,
@@ -324,9 +324,8 @@ class _Checker:
         value = obj.value
         type_ = value.type
         if isinstance(type_, MemRefType):
-            space = type_.memory_space
-            number = space.value.data if isinstance(space, IntegerAttr) else 0
-            cast = UnrealizedConversionCastOp.get([value], [pointer_type(number)])
+            pointer = pointer_type(memory_space_number(type_))
+            cast = UnrealizedConversionCastOp.get([value], [pointer])
             return b.insert(cast).results[0]
         return value
 

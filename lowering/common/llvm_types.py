@@ -136,9 +136,15 @@ def pointer_type(space: int) -> llvm.LLVMPointerType:
 
 
 def address_space(type_: MemRefType) -> int:
-    """The address space of a memref (its memory space, 0 when it has none), once
-    `check_memref` has checked the bare-pointer rules."""
+    """The address space of a memref (`memory_space_number`), once `check_memref`
+    has checked the bare-pointer rules."""
     check_memref(type_)
+    return memory_space_number(type_)
+
+
+def memory_space_number(type_: MemRefType) -> int:
+    """A memref's memory space as a number, 0 when it has none (or one that is
+    not an integer, which `check_memref` refuses)."""
     space = type_.memory_space
     return space.value.data if isinstance(space, IntegerAttr) else 0
 

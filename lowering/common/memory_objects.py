@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from xdsl.dialects import arith, func, llvm, memref, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    IntegerAttr,
     MemRefType,
     UnrealizedConversionCastOp,
 )
@@ -39,6 +38,7 @@ from dialects.mux import ADDRESS_SPACE_LOCAL
 from lowering.common.builders import constant_int
 from lowering.common.cfg import incoming
 from lowering.common.layout import storage
+from lowering.common.llvm_types import memory_space_number
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ def memory_object(fn: func.FuncOp, value: SSAValue) -> MemoryObject | None:
             what = f"the module-scope local variables ({type_})"
         elif param is not None:
             what = f"parameter '{_name(value, f'arg{param}')}' ({type_})"
-        elif _space(type_) == ADDRESS_SPACE_LOCAL:
+        elif memory_space_number(type_) == ADDRESS_SPACE_LOCAL:
             what = f"local variable '{_name(value, 'local memory')}' ({type_})"
         else:
             what = f"private array '{_name(value, 'private memory')}' ({type_})"
@@ -107,11 +107,6 @@ def memory_object(fn: func.FuncOp, value: SSAValue) -> MemoryObject | None:
 
 def _alloca_bytes(op: llvm.AllocaOp) -> int:
     return storage(op.elem_type)[0]
-
-
-def _space(type_: MemRefType) -> int:
-    space = type_.memory_space
-    return space.value.data if isinstance(space, IntegerAttr) else 0
 
 
 def pointer_roots(fn: func.FuncOp, pointer: SSAValue) -> list[MemoryObject] | None:
