@@ -35,6 +35,10 @@ spec                           our attribute (accessor)
                                (`barrier_schedule`)
 (ours: no spec name)           `mux.local_vars_param = array<i64: 2, 1088, 16>`
                                (`LOCAL_VARS_PARAM`)
+(ours: no spec name)           on the op giving a local variable's address:
+                               `mux.local_variable = {name = "tile", offset =
+                               1024 : i64, size = 64 : i64, type = ...}`
+                               (`LOCAL_VARIABLE`)
 (ours: checked mode)           `mux.check_record = 3 : i64` (`CHECK_RECORD`)
 (ours: checked mode)           on the module: `mux.check_sites = ["store to
                                ...", ...]` (`CHECK_SITES`),
@@ -149,6 +153,8 @@ class MuxAttribute(Generic[T]):
     decode: Callable[[Attribute], T]
     encode: Callable[[T], Attribute]
     on_module: bool = False
+    on_any_op: bool = False
+    """Not a function's or module's attribute: one any op may carry."""
 
     def get(self, op: Operation) -> T | None:
         """The value on `op`, or None when absent. Raises if malformed."""
@@ -232,6 +238,42 @@ def _local_vars_param(attr: Attribute) -> LocalVarsParam:
     if index < 0 or size < 0 or alignment < 1 or alignment & (alignment - 1):
         raise ValueError("out of range")
     return LocalVarsParam(index, size, alignment)
+
+
+@dataclass(frozen=True)
+class LocalVariable:
+    """The value of `mux.local_variable`: a module-scope local variable's name,
+    its place in the buffer of the module-scope local variables (`offset` and
+    `size` in bytes) and its declared type."""
+
+    name: str
+    offset: int
+    size: int
+    type: Attribute
+
+
+def _local_variable(attr: Attribute) -> LocalVariable:
+    if not isinstance(attr, DictionaryAttr) or set(attr.data) != {
+        "name",
+        "offset",
+        "size",
+        "type",
+    }:
+        raise TypeError("not a dictionary of name, offset, size and type")
+    fields = attr.data
+    offset, size = _int(fields["offset"], i64, 0), _int(fields["size"], i64, 0)
+    return LocalVariable(_string(fields["name"]), offset, size, fields["type"])
+
+
+def _encode_local_variable(value: LocalVariable) -> Attribute:
+    return DictionaryAttr(
+        {
+            "name": StringAttr(value.name),
+            "offset": IntegerAttr(value.offset, i64),
+            "size": IntegerAttr(value.size, i64),
+            "type": value.type,
+        }
+    )
 
 
 def _strings(attr: Attribute) -> tuple[str, ...]:
@@ -345,6 +387,18 @@ module-scope local variables (`replace-module-scope-vars`), `size` bytes aligned
 per work-group, instead of reading it from `MuxPackedArgs`, and the runtime's
 parameter list leaves it out. Its type is `memref<size x i8, 3>` or
 `!llvm.ptr<3>`."""
+
+LOCAL_VARIABLE = MuxAttribute[LocalVariable](
+    "mux.local_variable",
+    "is a dictionary {name = string, offset = i64, size = i64, type = type}",
+    _local_variable,
+    _encode_local_variable,
+    on_any_op=True,
+)
+"""Ours, no spec name: on the op whose result is a module-scope local variable's
+address in the buffer of those variables (`replace-module-scope-vars`'s GEP or
+cast): which variable, where in the buffer, how large. Checked mode checks an
+access through that address against the variable alone, and names it."""
 
 
 CHECK_RECORD = MuxAttribute[int](
@@ -469,7 +523,11 @@ MODULE_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     CHECK_UNCHECKED,
 )
 _BY_NAME = {
-    a.name: a for a in FUNCTION_ATTRIBUTES + MODULE_ATTRIBUTES + VECZ_ATTRIBUTES
+    a.name: a
+    for a in FUNCTION_ATTRIBUTES
+    + MODULE_ATTRIBUTES
+    + VECZ_ATTRIBUTES
+    + (LOCAL_VARIABLE,)
 }
 
 
@@ -561,6 +619,8 @@ def _verify_one(op: Operation, name: str, attr: Attribute) -> None:
     elif (accessor := _BY_NAME.get(name)) is not None:
         on_module = accessor.on_module
         accessor.check(attr)
+        if accessor.on_any_op:
+            return
     else:
         known = ", ".join(sorted([KERNEL, *_BY_NAME]))
         raise VerifyException(f"unknown mux attribute '{name}' (known: {known})")

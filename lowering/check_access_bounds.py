@@ -69,6 +69,7 @@ from xdsl.dialects.builtin import (
     UnrealizedConversionCastOp,
     VectorType,
     i1,
+    i8,
     i32,
     i64,
 )
@@ -326,7 +327,10 @@ class _Checker:
         if isinstance(type_, MemRefType):
             pointer = pointer_type(memory_space_number(type_))
             cast = UnrealizedConversionCastOp.get([value], [pointer])
-            return b.insert(cast).results[0]
+            value = b.insert(cast).results[0]
+        if obj.offset:  # a local variable: its place in the buffer
+            gep = llvm.GEPOp(value, [obj.offset], i8, result_type=value.type)
+            value = b.insert(gep).result
         return value
 
     # -- the guard -------------------------------------------------------------------

@@ -93,6 +93,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
 from dialects import attributes as mux_attrs
+from dialects.attributes import LocalVariable
 from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
 from lowering.common.errors import PassError
 from lowering.common.functions import append_arguments, callers_of, functions
@@ -124,16 +125,6 @@ def storage(type_: Attribute) -> tuple[int, int]:
 # --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class LocalVariable:
-    """One variable's place in the buffer."""
-
-    name: str
-    offset: int
-    size: int
-    alignment: int
-
-
 @dataclass
 class ModuleScopeLocals:
     """The local variables of a module, where they go, and who uses them."""
@@ -143,7 +134,7 @@ class ModuleScopeLocals:
     uses: list[Operation] = field(default_factory=list)
     """The `memref.get_global` and `llvm.mlir.addressof` ops of them."""
     variables: dict[str, LocalVariable] = field(default_factory=dict)
-    """The used variables, in module order, with their offsets."""
+    """The used variables, in module order, with their places in the buffer."""
     size: int = 0
     """Bytes of the buffer (0: no variable is used)."""
     alignment: int = 1
@@ -194,6 +185,11 @@ def _global_storage(op: Operation) -> tuple[int, int]:
     if op.alignment is not None:
         alignment = max(alignment, op.alignment.value.data)
     return size, alignment
+
+
+def _declared_type(op: Operation) -> Attribute:
+    assert isinstance(op, _GLOBALS)
+    return op.type if isinstance(op, memref.GlobalOp) else op.global_type
 
 
 _INITIALISED = (
@@ -280,7 +276,8 @@ def find_module_scope_locals(module: ModuleOp) -> ModuleScopeLocals:
         if name in used:
             size, alignment = storages[name]
             offset = round_up(offset, alignment)
-            found.variables[name] = LocalVariable(name, offset, size, alignment)
+            type_ = _declared_type(found.globals[name])
+            found.variables[name] = LocalVariable(name, offset, size, type_)
             offset += size
             found.alignment = max(found.alignment, alignment)
     found.size = round_up(offset, found.alignment)
@@ -303,7 +300,8 @@ def find_module_scope_locals(module: ModuleOp) -> ModuleScopeLocals:
 def _address(
     b: Builder, buffer: SSAValue, variable: LocalVariable, old: SSAValue
 ) -> SSAValue:
-    """The variable's address in the buffer, with the type of `old`, its use."""
+    """The variable's address in the buffer, with the type of `old`, its use; the
+    op that gives it records the variable (`mux.local_variable`)."""
     pointer = b.insert(UnrealizedConversionCastOp.get([buffer], [LOCAL_POINTER]))
     address: SSAValue = pointer.results[0]
     if variable.offset:
@@ -314,6 +312,8 @@ def _address(
     if old.type != LOCAL_POINTER:
         cast = UnrealizedConversionCastOp.get([address], [old.type])
         address = b.insert(cast).results[0]
+    assert isinstance(address.owner, Operation)
+    mux_attrs.LOCAL_VARIABLE.set(address.owner, variable)
     address.name_hint = old.name_hint
     return address
 

@@ -331,8 +331,15 @@ def _site_text(fn: func.FuncOp, access: _Access) -> str:
 
 def _origin(fn: func.FuncOp, value: SSAValue) -> tuple[str, SSAValue | None]:
     """What local memory `value` points into, as a message names it, and the
-    parameter that is its start (None: not known)."""
+    value that is its start (None: not known): a module-scope local variable
+    (its address, which `replace-module-scope-vars` marks), a local parameter,
+    or the buffer of the module-scope local variables."""
     while True:
+        owner = value.owner
+        if isinstance(owner, Operation) and (
+            variable := mux_attrs.LOCAL_VARIABLE.get(owner)
+        ):
+            return f"local variable '{variable.name}'", value
         if isinstance(value, BlockArgument):
             if value.owner is not fn.body.blocks.first:
                 return "local memory", None

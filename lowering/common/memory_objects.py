@@ -9,8 +9,15 @@ An *object* is a value whose memory has an extent the checked kernel can know:
   `memref<?x8xT>`, the size in bytes the runtime writes to the check record),
   or a struct passed by value (`mux.byval`);
 - a `memref.alloca` or `llvm.alloca` of a static size (a private array);
+- a module-scope local variable: the address `replace-module-scope-vars` gives
+  it, whose op records the variable (`mux.local_variable`), is an object of the
+  variable's size, `offset` bytes into the buffer of those variables (the
+  parameter it is computed from, which the whole function has: the address is
+  computed before each use). A pointer traced back past it, or to the buffer
+  another way, is checked against the whole buffer;
 - a memref of static shape, whatever it is a view of (the module-scope local
-  buffer `replace-module-scope-vars` makes, a cast of a pointer).
+  buffer `replace-module-scope-vars` makes, a cast of a pointer); a view of a
+  local variable's address (through casts only) is named by the variable.
 
 `pointer_roots` traces an `!llvm.ptr` back to the objects it may point into,
 through GEPs, casts (`builtin.unrealized_conversion_cast`, `addrspacecast`),
@@ -29,8 +36,9 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     MemRefType,
     UnrealizedConversionCastOp,
+    i8,
 )
-from xdsl.ir import BlockArgument, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from dialects import attributes as mux_attrs
 from dialects import llvmx
@@ -44,13 +52,15 @@ from lowering.common.llvm_types import memory_space_number
 @dataclass(frozen=True)
 class MemoryObject:
     """An object an access is checked against: `value` (a memref or pointer the
-    function has everywhere), what a message calls it (`what`), and its extent:
-    `static_bytes`, or the size the runtime writes for parameter `param`."""
+    function has everywhere) and `offset` bytes further, its start; what a
+    message calls it (`what`), and its extent: `static_bytes`, or the size the
+    runtime writes for parameter `param`."""
 
     value: SSAValue
     what: str
     static_bytes: int | None = None
     param: int | None = None
+    offset: int = 0
 
 
 def entry_parameter(fn: func.FuncOp, value: SSAValue) -> int | None:
@@ -77,6 +87,8 @@ def memory_object(fn: func.FuncOp, value: SSAValue) -> MemoryObject | None:
             what = f"the module-scope local variables ({type_})"
         elif param is not None:
             what = f"parameter '{_name(value, f'arg{param}')}' ({type_})"
+        elif (variable := _viewed_variable(value)) is not None:
+            what = _variable_text(variable)
         elif memory_space_number(type_) == ADDRESS_SPACE_LOCAL:
             what = f"local variable '{_name(value, 'local memory')}' ({type_})"
         else:
@@ -109,6 +121,64 @@ def _alloca_bytes(op: llvm.AllocaOp) -> int:
     return storage(op.elem_type)[0]
 
 
+def local_variable(value: SSAValue) -> mux_attrs.LocalVariable | None:
+    """The module-scope local variable `value` is the address of, as
+    `replace-module-scope-vars` recorded it on the op giving it; None if it is
+    not such an address."""
+    owner = value.owner
+    if not isinstance(owner, Operation):
+        return None
+    return mux_attrs.LOCAL_VARIABLE.get(owner)
+
+
+def _viewed_variable(value: SSAValue) -> mux_attrs.LocalVariable | None:
+    """The local variable `value` is the address of, through casts (the same
+    address: a view of it); None if none."""
+    while (variable := local_variable(value)) is None:
+        owner = value.owner
+        if not isinstance(owner, UnrealizedConversionCastOp) or len(owner.inputs) != 1:
+            return None
+        value = owner.inputs[0]
+    return variable
+
+
+def _variable_text(variable: mux_attrs.LocalVariable) -> str:
+    return f"local variable '{variable.name}' ({variable.type})"
+
+
+def _variable_object(fn: func.FuncOp, value: SSAValue) -> MemoryObject | None:
+    """`value`, the address of a module-scope local variable, as that variable:
+    `offset` bytes into the buffer parameter the address is computed from (a
+    cast, the pass's GEP of the offset, a cast); None if it is not such an
+    address or its buffer is not a parameter."""
+    variable = local_variable(value)
+    if variable is None:
+        return None
+    buffer, offset = value, 0
+    while entry_parameter(fn, buffer) is None:
+        owner = buffer.owner
+        if isinstance(owner, UnrealizedConversionCastOp) and len(owner.inputs) == 1:
+            buffer = owner.inputs[0]
+        elif isinstance(owner, llvm.GEPOp) and not owner.ssa_indices:
+            offset += _constant_bytes(owner)
+            buffer = owner.ptr
+        else:
+            return None
+    if offset != variable.offset or not isinstance(buffer.type, MemRefType):
+        return None
+    what = _variable_text(variable)
+    return MemoryObject(buffer, what, static_bytes=variable.size, offset=offset)
+
+
+def _constant_bytes(gep: llvm.GEPOp) -> int:
+    """The bytes a GEP of one constant index over i8 adds (-1: another GEP, never
+    a variable's offset)."""
+    indices = gep.rawConstantIndices.get_values()
+    if gep.elem_type != i8 or len(indices) != 1:
+        return -1
+    return int(indices[0])
+
+
 def pointer_roots(fn: func.FuncOp, pointer: SSAValue) -> list[MemoryObject] | None:
     """The objects `pointer` may point into (module docstring); None if one of
     its possible bases is not an object."""
@@ -138,7 +208,7 @@ def _root(fn: func.FuncOp, value: SSAValue) -> MemoryObject | None:
         owner, llvm.AllocaOp | memref.AllocaOp
     ):
         return memory_object(fn, value)
-    return None
+    return _variable_object(fn, value)
 
 
 def _sources(fn: func.FuncOp, value: SSAValue) -> list[SSAValue] | None:

@@ -1,7 +1,8 @@
 """The module's globals.
 
 A kernel-scope `__local` array is an internal `addrspace(3)` global (clang names
-it `<kernel>.<name>`); it becomes the module-scope local `memref.global` that
+it `<kernel>.<name>`); it becomes the module-scope local `memref.global` (named
+`<name>`, as the source does, unless that name is taken) that
 `replace-module-scope-vars` places in the work-group's local buffer, read in each
 function that uses it by `memref.get_global` cast to an `!llvm.ptr<3>` at the
 function's entry.
@@ -64,6 +65,12 @@ class Globals:
     def __init__(self, module: binding.ModuleRef, structs: dict[str, Attribute]):
         self.types: dict[str, MemRefType] = {}
         """The local variables' memref types."""
+        self.symbols: dict[str, str] = {}
+        """The local variables' `memref.global` names: the source's, which
+        messages show (checked mode's), where no other symbol has it."""
+        self.taken = {v.name for v in module.global_variables} | {
+            f.name for f in module.functions
+        }
         self.constants: dict[str, llvm.LLVMPointerType] = {}
         """The constants' pointer types."""
         self.ops: list[Operation] = []
@@ -97,9 +104,13 @@ class Globals:
     def _add_local(self, name: str, type_: Attribute, alignment: int | None) -> None:
         memref_type = memref_of(type_, LOCAL)
         self.types[name] = memref_type
+        short = name.rpartition(".")[2]
+        symbol = short if short and short not in self.taken else name
+        self.taken.add(symbol)
+        self.symbols[name] = symbol
         self.ops.append(
             memref.GlobalOp.get(
-                StringAttr(name), memref_type, UnitAttr(), alignment=alignment
+                StringAttr(symbol), memref_type, UnitAttr(), alignment=alignment
             )
         )
 
@@ -155,7 +166,7 @@ class Globals:
         if name in self.constants:
             return [llvm.AddressOfOp(name, self.constants[name])]
         type_ = self.types[name]
-        get = memref.GetGlobalOp(name, type_)
+        get = memref.GetGlobalOp(self.symbols[name], type_)
         return [get, UnrealizedConversionCastOp.get([get.memref], [pointer(LOCAL)])]
 
 

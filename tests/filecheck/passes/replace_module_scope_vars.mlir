@@ -4,13 +4,15 @@
 // 3) become places in one buffer per work-group, `memref<N x i8, 3>`, passed to the
 // functions that use them as a last parameter `%local_vars`; the kernel entry
 // points record it in mux.local_vars_param = array<i64: index, size, alignment>.
+// The op giving a variable's address records the variable: mux.local_variable =
+// {name, offset, size, type} (its place in the buffer, for checked mode).
 
 // One variable: at offset 0, the buffer itself; the global is gone.
 // CHECK-NOT:   memref.global
 // CHECK-LABEL: func.func @one(%out: memref<?xf32, 1 : i64>, %local_vars: memref<64xi8, 3 : i64>) attributes {mux.kernel = "entry-point", mux.local_vars_param = array<i64: 1, 64, 4>} {
 // CHECK-NEXT:    %i = arith.constant 3 : index
 // CHECK-NEXT:    %[[P:.*]] = builtin.unrealized_conversion_cast %local_vars : memref<64xi8, 3 : i64> to !llvm.ptr<3>
-// CHECK-NEXT:    %tile = builtin.unrealized_conversion_cast %[[P]] : !llvm.ptr<3> to memref<16xf32, 3 : i64>
+// CHECK-NEXT:    %tile = builtin.unrealized_conversion_cast %[[P]] : !llvm.ptr<3> to memref<16xf32, 3 : i64> {mux.local_variable = {name = "tile", offset = 0 : i64, size = 64 : i64, type = memref<16xf32, 3 : i64>}}
 // CHECK-NEXT:    %v = memref.load %tile[%i] : memref<16xf32, 3 : i64>
 "memref.global"() <{sym_name = "tile", type = memref<16xf32, 3>, initial_value, sym_visibility = "private"}> : () -> ()
 func.func @one(%out: memref<?xf32, 1>) attributes {mux.kernel = "entry-point"} {
@@ -42,12 +44,12 @@ func.func @one(%out: memref<?xf32, 1>) attributes {mux.kernel = "entry-point"} {
 // CHECK-NEXT:    memref.load %flag[]
 // CHECK-NEXT:    %[[S0:.*]] = builtin.unrealized_conversion_cast %local_vars
 // CHECK-NEXT:    %[[S:.*]] = llvm.getelementptr inbounds %[[S0]][8] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
-// CHECK-NEXT:    %sums = builtin.unrealized_conversion_cast %[[S]] : !llvm.ptr<3> to memref<4xf64, 3 : i64>
+// CHECK-NEXT:    %sums = builtin.unrealized_conversion_cast %[[S]] : !llvm.ptr<3> to memref<4xf64, 3 : i64> {mux.local_variable = {name = "sums", offset = 8 : i64, size = 32 : i64, type = memref<4xf64, 3 : i64>}}
 // CHECK-NEXT:    memref.load %sums[%c0]
 // CHECK:         llvm.getelementptr inbounds %{{.*}}[48] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK-NEXT:    %pos = builtin.unrealized_conversion_cast %{{.*}} : !llvm.ptr<3> to memref<2xvector<3xf32>, 3 : i64>
 // CHECK:         llvm.getelementptr inbounds %{{.*}}[128] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
-// CHECK-NEXT:    %big = builtin.unrealized_conversion_cast %{{.*}} : !llvm.ptr<3> to memref<i32, 3 : i64>
+// CHECK-NEXT:    %big = builtin.unrealized_conversion_cast %{{.*}} : !llvm.ptr<3> to memref<i32, 3 : i64> {mux.local_variable = {name = "big", offset = 128 : i64, size = 4 : i64, type = memref<i32, 3 : i64>}}
 "memref.global"() <{sym_name = "flag", type = memref<i8, 3>, initial_value, sym_visibility = "private"}> : () -> ()
 "memref.global"() <{sym_name = "unused", type = memref<1024xf32, 3>, initial_value, sym_visibility = "private"}> : () -> ()
 "memref.global"() <{sym_name = "sums", type = memref<4xf64, 3>, initial_value, sym_visibility = "private"}> : () -> ()
@@ -129,10 +131,10 @@ func.func @third() attributes {mux.kernel = "entry-point"} {
 // bytes aligned to 8. @tile is at 0, @s at 64, @pair at 80: 88 bytes.
 // CHECK-NOT:   llvm.mlir.global
 // CHECK-LABEL: func.func @llvm_form(%n: i64, %local_vars: memref<88xi8, 3 : i64>) attributes {mux.kernel = "entry-point", mux.local_vars_param = array<i64: 1, 88, 8>} {
-// CHECK-NEXT:    %tile = builtin.unrealized_conversion_cast %local_vars : memref<88xi8, 3 : i64> to !llvm.ptr<3>
+// CHECK-NEXT:    %tile = builtin.unrealized_conversion_cast %local_vars : memref<88xi8, 3 : i64> to !llvm.ptr<3> {mux.local_variable = {name = "tile", offset = 0 : i64, size = 64 : i64, type = !llvm.array<16 x f32>}}
 // CHECK-NEXT:    %p = llvm.getelementptr inbounds %tile[%n] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, f32
 // CHECK-NEXT:    %[[C:.*]] = builtin.unrealized_conversion_cast %local_vars : memref<88xi8, 3 : i64> to !llvm.ptr<3>
-// CHECK-NEXT:    %s = llvm.getelementptr inbounds %[[C]][64] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK-NEXT:    %s = llvm.getelementptr inbounds %[[C]][64] {mux.local_variable = {name = "s", offset = 64 : i64, size = 16 : i64, type = !llvm.struct<(i8, i64)>}} : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK-NEXT:    %byte = llvm.load %s : !llvm.ptr<3> -> i8
 // CHECK-NEXT:    %[[B:.*]] = builtin.unrealized_conversion_cast %local_vars : memref<88xi8, 3 : i64> to !llvm.ptr<3>
 // CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %[[B]][80] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
