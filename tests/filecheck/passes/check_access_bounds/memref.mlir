@@ -145,3 +145,26 @@ func.func @hist(%bins: memref<?xi32, 1>, %i: index) attributes {mux.kernel = "en
   func.call @bump(%bins, %i) : (memref<?xi32, 1>, index) -> ()
   func.return
 }
+
+// -----
+
+// A module-scope local variable (replace-module-scope-vars's view of it records it:
+// mux.local_variable) is named by the variable, and so is a view of its address
+// (a cast to a pointer and back, as lift-llvm-ops makes for an OpenCL C kernel):
+// each is checked against its own shape, the variable's 16 elements.
+
+// CHECK:      "load from local variable 'tile' (memref<16xi32, 3 : i64>) at
+// CHECK-SAME: "load from local variable 'tile' (memref<16xi32, 3 : i64>) at
+// CHECK-LABEL: func.func @variable
+// CHECK:         arith.constant 16 : index
+// CHECK:         arith.constant 16 : index
+func.func @variable(%j: index, %local_vars: memref<80xi8, 3>) attributes {mux.kernel = "entry-point", mux.local_vars_param = array<i64: 1, 80, 4>} {
+  %p = builtin.unrealized_conversion_cast %local_vars : memref<80xi8, 3> to !llvm.ptr<3>
+  %g = llvm.getelementptr inbounds %p[16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+  %0 = builtin.unrealized_conversion_cast %g : !llvm.ptr<3> to memref<16xi32, 3> {mux.local_variable = {name = "tile", offset = 16 : i64, size = 64 : i64, type = memref<16xi32, 3>}}
+  %w = memref.load %0[%j] : memref<16xi32, 3>
+  %q = builtin.unrealized_conversion_cast %0 : memref<16xi32, 3> to !llvm.ptr<3>
+  %1 = builtin.unrealized_conversion_cast %q : !llvm.ptr<3> to memref<16xi32, 3>
+  %x = memref.load %1[%j] : memref<16xi32, 3>
+  func.return
+}

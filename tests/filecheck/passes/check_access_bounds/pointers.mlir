@@ -99,3 +99,42 @@ func.func @unknown(%q: memref<?xi64, 1>, %v: f32) attributes {mux.kernel = "entr
   llvm.store %v, %p : f32, !llvm.ptr<1>
   func.return
 }
+
+// -----
+
+// A module-scope local variable: the address replace-module-scope-vars gives it
+// records the variable (mux.local_variable), so an access through it is checked
+// against that variable alone, its 16 bytes at offset 16 of the buffer (recomputed
+// from the buffer parameter, which dominates every access: the address itself is
+// made in the block of its use), and the fault's offset is within the variable. A
+// pointer made from the buffer another way is checked against the whole buffer.
+
+// CHECK:      "store to local variable 'sums' (!llvm.array<4 x i32>) at
+// CHECK-SAME: "store to the module-scope local variables (memref<32xi8, 3 : i64>) at
+// CHECK-LABEL: func.func @local_variables
+// CHECK:       ^bb1:
+// CHECK:         %[[P:.*]] = llvm.ptrtoint %e : !llvm.ptr<3> to i64
+// CHECK-NEXT:    %[[SIZE:.*]] = arith.constant 4 : i64
+// CHECK-NEXT:    %[[B:.*]] = builtin.unrealized_conversion_cast %local_vars : memref<32xi8, 3 : i64> to !llvm.ptr<3>
+// CHECK-NEXT:    %[[V:.*]] = llvm.getelementptr %[[B]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK-NEXT:    %[[VI:.*]] = llvm.ptrtoint %[[V]] : !llvm.ptr<3> to i64
+// CHECK-NEXT:    %[[OFF:.*]] = arith.subi %[[P]], %[[VI]] : i64
+// CHECK-NEXT:    %{{.*}} = arith.constant 16 : i64
+// CHECK:       ^bb2:
+// CHECK:         arith.constant 32 : i64
+func.func @local_variables(%n: i64, %local_vars: memref<32xi8, 3>) attributes {mux.kernel = "entry-point", mux.local_vars_param = array<i64: 1, 32, 4>} {
+  %z = llvm.mlir.constant(0 : i32) : i32
+  %c = llvm.icmp "slt" %n, %n : i64
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  %b1 = builtin.unrealized_conversion_cast %local_vars : memref<32xi8, 3> to !llvm.ptr<3>
+  %sums = llvm.getelementptr inbounds %b1[16] {mux.local_variable = {name = "sums", offset = 16 : i64, size = 16 : i64, type = !llvm.array<4 x i32>}} : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+  %e = llvm.getelementptr %sums[%n] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32
+  llvm.store %z, %e : i32, !llvm.ptr<3>
+  cf.br ^bb2
+^bb2:
+  %b2 = builtin.unrealized_conversion_cast %local_vars : memref<32xi8, 3> to !llvm.ptr<3>
+  %f = llvm.getelementptr %b2[%n] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32
+  llvm.store %z, %f : i32, !llvm.ptr<3>
+  func.return
+}
