@@ -329,7 +329,9 @@ class _Checker:
             cast = UnrealizedConversionCastOp.get([value], [pointer])
             value = b.insert(cast).results[0]
         if obj.offset:  # a local variable: its place in the buffer
-            gep = llvm.GEPOp(value, [obj.offset], i8, result_type=value.type)
+            pointer = value.type
+            assert isinstance(pointer, llvm.LLVMPointerType)
+            gep = llvm.GEPOp(value, [obj.offset], i8, result_type=pointer)
             value = b.insert(gep).result
         return value
 

@@ -43,6 +43,17 @@ address is computed right before each op that uses it, from the buffer, which is
 argument: so no value derived from it lives across a barrier, and `work-item-loops`
 finds nothing to keep per work-item (LLVM's CSE merges the copies).
 
+**The layout is recorded** on the op that gives each variable's address (the last
+of the cast, GEP, cast above), for checked mode, which checks an access through it
+against that variable alone and names it (`lowering.common.memory_objects`):
+
+    %sums = builtin.unrealized_conversion_cast %1 : !llvm.ptr<3> to memref<16xf32, 3>
+              {mux.local_variable = {name = "sums", offset = 1024 : i64,
+                                     size = 64 : i64, type = memref<16xf32, 3>}}
+
+The attribute is all an unchecked kernel gains: nothing reads it there, and the
+LLVM IR is the same.
+
 **Allocation.** The buffer is one per work-group, shared by its work-items, but the
 kernel runs once per work-item until `work-item-loops`: so this pass runs before
 `work-item-loops`, for which the buffer is one more kernel argument, the same for
@@ -62,8 +73,8 @@ with a dynamic shape; a use by another op than `memref.get_global` or
 Before: kernel metadata (`transfer-kernel-metadata`, `encode-kernel-metadata`);
 passes that add local variables (`replace-wgc`). After: no global variable in the
 local address space remains; the functions that used one take the buffer, and the
-kernel entry points among them carry `mux.local_vars_param`; `work-item-loops` runs
-after it.
+kernel entry points among them carry `mux.local_vars_param`; each variable's address
+carries `mux.local_variable`; `work-item-loops` runs after it.
 """
 
 from __future__ import annotations
