@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from llvmlite import binding
-from xdsl.dialects.builtin import IntegerType, VectorType, f32
+from xdsl.dialects.builtin import IntegerType, StringAttr, VectorType, f32
 from xdsl.dialects.llvm import LLVMArrayType
 
 import mux
@@ -217,3 +217,43 @@ def test_instruction_lines_skip_labels_and_switch_cases():
     numbered = text.splitlines()
     assert numbered[lines[7] - 1].strip().startswith("switch i32")
     assert numbered[lines[8] - 1].strip() == "br label %18"
+
+
+HELPER_CL = """void put(__local float *t, size_t i, float v)
+{
+    t[i] = v;
+}
+
+__kernel void helper(__global float *out)
+{
+    __local float tile[64];
+    size_t lid = get_local_id(0);
+    put(tile, lid + 1, 1.0f);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = tile[lid];
+}
+"""
+
+
+def test_each_instruction_has_its_own_debug_place_in_every_function():
+    """An instruction's `!dbg !N` is read from the module's printout, whose
+    metadata numbers are the debug places' (an instruction printed alone numbers
+    its metadata afresh: in a function after the first, another node's). The
+    store `put` was inlined into `helper` is at line 3, helper's load at 12, its
+    store at 12 too, not at the places of the instructions before them."""
+    from mux.frontend.clang import compile_opencl
+
+    module = import_llvm(compile_opencl(HELPER_CL, "h.cl").llvm_ir, "h.cl")
+    kernel = next(
+        op for op in module.ops if getattr(op, "sym_name", None) == StringAttr("helper")
+    )
+    places = [
+        (op.name, op.location.line.data, op.location.column.data)
+        for op in kernel.walk()
+        if op.name in ("llvm.load", "llvm.store")
+    ]
+    assert places == [
+        ("llvm.store", 3, 10),
+        ("llvm.load", 12, 29),
+        ("llvm.store", 12, 27),
+    ]

@@ -77,6 +77,7 @@ def _import_module(module: binding.ModuleRef, text: str, file: str) -> ModuleOp:
     structs = struct_types(printed)
     nodes = kernels.metadata_nodes(printed)
     debug = DebugInfo(printed, file)
+    texts = printed_instructions(printed) if debug else {}
     lines = instruction_lines(text)
     defines = {
         match.group(1).strip('"'): number
@@ -110,7 +111,9 @@ def _import_module(module: binding.ModuleRef, text: str, file: str) -> ModuleOp:
         define = debug.place_of(header) or (
             Place(file, defines[name]) if name in defines and not debug else None
         )
-        source = FunctionSource(file, lines.get(name, []), debug, define)
+        source = FunctionSource(
+            file, lines.get(name, []), debug, define, texts.get(name, [])
+        )
         ops.append(
             import_function(
                 function, kernel, structs, globals_.access, source, signatures
@@ -147,21 +150,42 @@ def instruction_lines(text: str) -> dict[str, list[int]]:
     """The line (1-based) of each instruction of each defined function of `text`,
     in order: the lines of a body that are not labels, comments or blank, a
     switch's case lines counting as its own."""
-    lines: dict[str, list[int]] = {}
-    current: list[int] | None = None
+    spans = instruction_spans(text)
+    return {name: [first for first, _ in found] for name, found in spans.items()}
+
+
+def instruction_spans(text: str) -> dict[str, list[tuple[int, int]]]:
+    """The first and last line (1-based) of each instruction of each defined
+    function of `text`, in order (`instruction_lines`): a switch spans its case
+    lines and its closing `]` (which carries its `!dbg`)."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    current: list[tuple[int, int]] | None = None
     in_switch = False
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.split(";", 1)[0].strip()
         if line.startswith("define "):
             match = re.search(r'@("[^"]+"|[-\w.$]+)\(', line)
-            current = lines.setdefault(match.group(1).strip('"'), []) if match else None
+            current = spans.setdefault(match.group(1).strip('"'), []) if match else None
         elif current is None or not stripped or re.fullmatch(r"[-\w.$\"]+:", stripped):
             continue
         elif stripped == "}":
             current = None
         elif in_switch:
-            in_switch = stripped != "]"
+            current[-1] = (current[-1][0], number)
+            in_switch = not stripped.startswith("]")
         else:
-            current.append(number)
+            current.append((number, number))
             in_switch = stripped.endswith("[")
-    return lines
+    return spans
+
+
+def printed_instructions(printed: str) -> dict[str, list[str]]:
+    """The text of each instruction of each defined function in `printed`, the
+    module's printout: there an instruction's `!dbg !N` is the node `DebugInfo`
+    read from the same printout. (An instruction printed alone numbers its
+    metadata afresh: in a function after the first, `!N` is another node.)"""
+    lines = printed.splitlines()
+    return {
+        name: ["\n".join(lines[first - 1 : last]) for first, last in found]
+        for name, found in instruction_spans(printed).items()
+    }

@@ -6,7 +6,7 @@ llvm pointers at entry, and the kernel's metadata as attributes
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from llvmlite import binding
 from xdsl.dialects import func, llvm
@@ -52,6 +52,9 @@ class FunctionSource:
     """The module's debug places: when it has any, they are the source."""
     define: Place | None = None
     """The function's own place (its `DISubprogram`, else its `define` line)."""
+    texts: list[str] = field(default_factory=list)
+    """With debug places: each instruction's text in the module's printout, in
+    order, where its `!dbg !N` is the `DebugInfo`'s node N."""
 
 
 def declaration(
@@ -136,7 +139,8 @@ def _instruction_places(
     for block in blocks:
         for instruction in block.instructions:
             if source.debug:
-                place = source.debug.place_of(str(instruction)) or last
+                text = source.texts[index] if index < len(source.texts) else ""
+                place = source.debug.place_of(text) or last
                 last = place
             elif index < len(source.lines):
                 place = Place(source.file, source.lines[index])
