@@ -273,6 +273,44 @@ def test_an_opencl_c_off_by_one_names_the_parameter_and_the_line():
     assert "global id (49, 0, 0), local id (4, 0, 0)" in message
 
 
+SHIFT = """
+void put(__local float *t, size_t i, float v)
+{
+    t[i] = v;
+}
+
+__kernel void shift(__global float *out)
+{
+    __local float tile[64];
+    __local float sums[64];
+    size_t lid = get_local_id(0);
+    sums[lid] = 2.0f;
+    put(tile, lid + 1, out[get_global_id(0)]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = sums[lid] + (lid > 0 ? tile[lid] : 0.0f);
+}
+"""
+
+
+def test_a_local_variable_is_checked_alone_and_named():
+    """A write one past `tile` lands in the next variable unchecked; checked, it
+    is a fault of `tile`, at the helper's line (inlined, the store keeps the
+    helper's debug place), element 64 of it; the other variable keeps its value."""
+    kernel = mux.compile(
+        SHIFT, language="opencl", checked=True, name="shift.cl"
+    ).kernel("shift")
+    out = floats(128)
+    message = fault_of(kernel, out, global_size=128, local_size=64)
+    assert "kernel 'shift': out-of-bounds store to local variable 'tile'" in message
+    assert "at shift.cl:4:10: element 64 (byte offset 256)" in message
+    # the last work-item of either group (the first fault recorded)
+    assert re.search(r"global id \((63|127), 0, 0\), local id \(63, 0, 0\)", message)
+    # work-item l > 0 reads what l - 1 wrote; sums[0] is still 2 (the faulting
+    # write, into it unchecked, was not done)
+    expected = 2.0 + np.where(np.arange(128) % 64 > 0, np.arange(-1, 127), 0)
+    np.testing.assert_array_equal(out, expected.astype(np.float32))
+
+
 HELPER = """
 func.func private @put(%p: memref<?xf32, 1>, %i: index, %v: f32) {
   %one = arith.constant 1 : index
