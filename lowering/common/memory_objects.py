@@ -159,8 +159,8 @@ def _variable_object(fn: func.FuncOp, value: SSAValue) -> MemoryObject | None:
         owner = buffer.owner
         if isinstance(owner, UnrealizedConversionCastOp) and len(owner.inputs) == 1:
             buffer = owner.inputs[0]
-        elif isinstance(owner, llvm.GEPOp) and not owner.ssa_indices:
-            offset += _constant_bytes(owner)
+        elif isinstance(owner, llvm.GEPOp) and (step := _i8_step(owner)) is not None:
+            offset += step
             buffer = owner.ptr
         else:
             return None
@@ -170,12 +170,12 @@ def _variable_object(fn: func.FuncOp, value: SSAValue) -> MemoryObject | None:
     return MemoryObject(buffer, what, static_bytes=variable.size, offset=offset)
 
 
-def _constant_bytes(gep: llvm.GEPOp) -> int:
-    """The bytes a GEP of one constant index over i8 adds (-1: another GEP, never
-    a variable's offset)."""
+def _i8_step(gep: llvm.GEPOp) -> int | None:
+    """The bytes a GEP of one constant index over i8 adds (the pass's GEP of a
+    variable's offset); None for another GEP."""
     indices = gep.rawConstantIndices.get_values()
-    if gep.elem_type != i8 or len(indices) != 1:
-        return -1
+    if gep.elem_type != i8 or gep.ssa_indices or len(indices) != 1:
+        return None
     return int(indices[0])
 
 
