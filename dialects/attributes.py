@@ -39,6 +39,9 @@ spec                           our attribute (accessor)
                                `mux.local_variable = {name = "tile", offset =
                                1024 : i64, size = 64 : i64, type = ...}`
                                (`LOCAL_VARIABLE`)
+(ours: no spec name)           on a load or store `replace-wgc` makes of an
+                               accumulator: `mux.schedule_ordered`
+                               (`SCHEDULE_ORDERED`)
 (ours: checked mode)           `mux.check_record = 3 : i64` (`CHECK_RECORD`)
 (ours: checked mode)           on the module: `mux.check_sites = ["store to
                                ...", ...]` (`CHECK_SITES`),
@@ -401,6 +404,21 @@ cast): which variable, where in the buffer, how large. Checked mode checks an
 access through that address against the variable alone, and names it."""
 
 
+SCHEDULE_ORDERED = MuxAttribute[bool](
+    "mux.schedule_ordered",
+    "is a unit attribute",
+    _flag,
+    lambda v: UnitAttr(),
+    on_any_op=True,
+)
+"""Ours, no spec name: on a load or store of a work-group collective's
+accumulator that `replace-wgc` makes after a `linear` barrier. Every work-item of
+the group makes it with no barrier between them, on purpose: the barrier
+schedule runs them one after the other, in local linear order, and that order is
+the fold's. Checked mode's race check leaves such an access out: it is no race
+under the schedule the compiler itself chose."""
+
+
 CHECK_RECORD = MuxAttribute[int](
     "mux.check_record",
     "is a parameter index: an i64 >= 0",
@@ -517,6 +535,8 @@ FUNCTION_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     CHECK_RECORD,
     LOCAL_SHADOW,
 )
+OP_ATTRIBUTES: tuple[MuxAttribute, ...] = (LOCAL_VARIABLE, SCHEDULE_ORDERED)
+"""Those any op may carry (`on_any_op`)."""
 MODULE_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     SCHEDULING_PARAMS,
     CHECK_SITES,
@@ -524,10 +544,7 @@ MODULE_ATTRIBUTES: tuple[MuxAttribute, ...] = (
 )
 _BY_NAME = {
     a.name: a
-    for a in FUNCTION_ATTRIBUTES
-    + MODULE_ATTRIBUTES
-    + VECZ_ATTRIBUTES
-    + (LOCAL_VARIABLE,)
+    for a in FUNCTION_ATTRIBUTES + MODULE_ATTRIBUTES + VECZ_ATTRIBUTES + OP_ATTRIBUTES
 }
 
 

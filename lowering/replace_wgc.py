@@ -46,6 +46,11 @@ operation (`group_ops.combine`), `e` its identity (`group_ops.identity`):
         mux.work_group_barrier id(<new>) ...
         %result = load %acc[0]
 
+The fold's load and store of the accumulator carry `mux.schedule_ordered`: all
+work-items make them between the same two barriers, which OpenCL C would call a
+data race, and which the `linear` schedule orders; checked mode's race check
+(`check-local-races`) leaves them out.
+
 The barriers are `scope(work_group) semantics(acq_rel | work_group_memory)`. Each
 collective *starts* with a barrier and writes the accumulator only after it, and
 every work-item reads it before reaching the next collective's first barrier, so
@@ -285,12 +290,15 @@ def _replace(op: Operation, accumulator: memref.GlobalOp, ids: _Ids) -> None:
         first = b.insert(arith.CmpiOp(lid, zero, "eq")).result
         first.name_hint = "first"
         start = identity(b, kind, value.type)
-        stored = b.insert(memref.LoadOp.get(acc, [zero])).res
+        load = b.insert(memref.LoadOp.get(acc, [zero]))
+        stored = load.res
         prev = b.insert(arith.SelectOp(first, start, stored)).result
         prev.name_hint = "prev"
         mine = combine(b, kind, prev, value)
         mine.name_hint = "fold"
-        b.insert(memref.StoreOp.get(mine, acc, [zero]))
+        store = b.insert(memref.StoreOp.get(mine, acc, [zero]))
+        for access in (load, store):  # ordered by the linear schedule: no race
+            mux_attrs.SCHEDULE_ORDERED.set(access, True)
         if isinstance(op, mux.WorkGroupScanInclusiveOp):
             result = mine
         elif isinstance(op, mux.WorkGroupScanExclusiveOp):

@@ -317,3 +317,44 @@ def test_work_items_writing_one_value_is_no_race():
     """Uniform writes (oclgrind's default): every work-item stores 7 to one
     element and reads it back (UnitCL's regression.86_store_local)."""
     np.testing.assert_array_equal(run_kernel(UNIFORM_WRITES), np.full(32, 7))
+
+
+COLLECTIVES = """
+__kernel void k(__global const int *x, __global int *out) {
+  size_t i = get_global_id(0);
+  int v = x[i];
+  size_t last = get_local_size(0) - 1;
+  out[i] = work_group_reduce_add(v) + 3 * work_group_scan_inclusive_max(v)
+           + 5 * work_group_scan_exclusive_add(v) + 7 * work_group_broadcast(v, last);
+}
+"""
+
+
+@pytest.mark.parametrize("local_size", [1, 16, 20])
+def test_software_collectives_fold_in_order_and_are_no_race(local_size: int):
+    """`replace-wgc`'s accumulators are read and written by every work-item
+    between two barriers, ordered by the linear schedule (`mux.schedule_ordered`):
+    checked, that is no race, and the results are those of the unchecked build."""
+    x = np.random.default_rng(1).integers(-50, 50, 60).astype(np.int32)
+    results = []
+    for checked in (False, True):
+        program = mux.compile(
+            COLLECTIVES,
+            language="opencl",
+            build_options="-cl-std=CL2.0",
+            software_wgc=True,
+            checked=checked,
+        )
+        out = np.zeros_like(x)
+        program.kernel("k")(x, out, global_size=(60,), local_size=(local_size,))
+        results.append(out)
+    np.testing.assert_array_equal(results[1], results[0])
+    expected = []
+    for group in np.split(x, range(local_size, x.size, local_size)):
+        expected.append(
+            group.sum()
+            + 3 * np.maximum.accumulate(group)
+            + 5 * (np.cumsum(group) - group)
+            + 7 * group[-1]
+        )
+    np.testing.assert_array_equal(results[0], np.concatenate(expected))

@@ -158,7 +158,11 @@ def _accesses(fn: func.FuncOp) -> list[_Access]:
 
 def _local_accesses(op: Operation) -> list[_Access]:
     """The local-memory accesses `op` makes (`access_sites.targets`: a copy
-    makes two). A masked access is left out: it touches only some lanes."""
+    makes two). A masked access is left out: it touches only some lanes; so
+    is one the barrier schedule orders (`mux.schedule_ordered`: `replace-wgc`'s
+    folds, which every work-item makes in turn by design)."""
+    if mux_attrs.SCHEDULE_ORDERED.get(op):
+        return []
     found = []
     for number, target in enumerate(targets(op)):
         type_ = target.ref.type

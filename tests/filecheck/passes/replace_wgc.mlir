@@ -5,7 +5,9 @@
 // replace-wgc: each work-group collective becomes work-group barriers around loads
 // and stores of a local-memory accumulator of its type (`memref<1xT, 3>`), folded in
 // local linear order: the first barrier has a linear schedule, and work-item 0
-// starts from the operation's identity.
+// starts from the operation's identity. The fold's load and store carry
+// `mux.schedule_ordered`: every work-item makes them between the same two
+// barriers, ordered by the schedule, so checked mode's race check leaves them out.
 
 // Reduce: fold, barrier, everyone reads the result. The first barrier keeps the
 // collective's id, the second gets a new one.
@@ -17,10 +19,10 @@
 // CHECK-NEXT:    %lid = mux.get_local_linear_id
 // CHECK-NEXT:    %first = arith.cmpi eq, %lid, %[[ZERO]] : index
 // CHECK-NEXT:    %[[E:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[OLD:.*]] = memref.load %acc[%[[ZERO]]] : memref<1xi32, 3 : i64>
+// CHECK-NEXT:    %[[OLD:.*]] = memref.load %acc[%[[ZERO]]] {mux.schedule_ordered} : memref<1xi32, 3 : i64>
 // CHECK-NEXT:    %prev = arith.select %first, %[[E]], %[[OLD]] : i32
 // CHECK-NEXT:    %fold = arith.minui %prev, %x : i32
-// CHECK-NEXT:    memref.store %fold, %acc[%[[ZERO]]] : memref<1xi32, 3 : i64>
+// CHECK-NEXT:    memref.store %fold, %acc[%[[ZERO]]] {mux.schedule_ordered} : memref<1xi32, 3 : i64>
 // CHECK-NEXT:    mux.work_group_barrier id(4) scope(work_group) semantics(acq_rel | work_group_memory)
 // CHECK-NEXT:    %r = memref.load %acc[%[[ZERO]]] : memref<1xi32, 3 : i64>
 // CHECK-NEXT:    func.return %r : i32
@@ -42,20 +44,20 @@ func.func @reduce(%x: i32) -> i32 {
 // CHECK-NEXT:    %lid = mux.get_local_linear_id
 // CHECK-NEXT:    %first = arith.cmpi eq, %lid, %[[ZERO]] : index
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1.000000e+00 : f64
-// CHECK-NEXT:    %[[OLD:.*]] = memref.load %acc[%[[ZERO]]] : memref<1xf64, 3 : i64>
+// CHECK-NEXT:    %[[OLD:.*]] = memref.load %acc[%[[ZERO]]] {mux.schedule_ordered} : memref<1xf64, 3 : i64>
 // CHECK-NEXT:    %prev = arith.select %first, %[[ONE]], %[[OLD]] : f64
 // CHECK-NEXT:    %i = arith.mulf %prev, %x : f64
-// CHECK-NEXT:    memref.store %i, %acc[%[[ZERO]]] : memref<1xf64, 3 : i64>
+// CHECK-NEXT:    memref.store %i, %acc[%[[ZERO]]] {mux.schedule_ordered} : memref<1xf64, 3 : i64>
 // CHECK-NEXT:    mux.work_group_barrier id(1) scope(work_group) semantics(acq_rel | work_group_memory) schedule(linear)
 // CHECK-NEXT:    %acc_1 = memref.get_global @wgc_accumulator_f64 : memref<1xf64, 3 : i64>
 // CHECK-NEXT:    %[[ZERO1:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %lid_1 = mux.get_local_linear_id
 // CHECK-NEXT:    %first_1 = arith.cmpi eq, %lid_1, %[[ZERO1]] : index
 // CHECK-NEXT:    %[[NEGZERO:.*]] = arith.constant -0.000000e+00 : f64
-// CHECK-NEXT:    %[[OLD1:.*]] = memref.load %acc_1[%[[ZERO1]]] : memref<1xf64, 3 : i64>
+// CHECK-NEXT:    %[[OLD1:.*]] = memref.load %acc_1[%[[ZERO1]]] {mux.schedule_ordered} : memref<1xf64, 3 : i64>
 // CHECK-NEXT:    %e = arith.select %first_1, %[[NEGZERO]], %[[OLD1]] : f64
 // CHECK-NEXT:    %fold = arith.addf %e, %x : f64
-// CHECK-NEXT:    memref.store %fold, %acc_1[%[[ZERO1]]] : memref<1xf64, 3 : i64>
+// CHECK-NEXT:    memref.store %fold, %acc_1[%[[ZERO1]]] {mux.schedule_ordered} : memref<1xf64, 3 : i64>
 // CHECK-NEXT:    func.return %i, %e : f64, f64
 func.func @scans(%x: f64) -> (f64, f64) {
   %i = mux.work_group_scan_inclusive fmul id(0) %x : f64
@@ -71,18 +73,18 @@ func.func @scans(%x: f64) -> (f64, f64) {
 // CHECK-LABEL: func.func @any_all(%b: i1) -> (i1, i1) {
 // CHECK-NEXT:    mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory) schedule(linear)
 // CHECK:         %[[FALSE:.*]] = arith.constant false
-// CHECK-NEXT:    %[[OLD:.*]] = memref.load %acc[%{{.*}}] : memref<1xi1, 3 : i64>
+// CHECK-NEXT:    %[[OLD:.*]] = memref.load %acc[%{{.*}}] {mux.schedule_ordered} : memref<1xi1, 3 : i64>
 // CHECK-NEXT:    %prev = arith.select %first, %[[FALSE]], %[[OLD]] : i1
 // CHECK-NEXT:    %fold = arith.ori %prev, %b : i1
-// CHECK-NEXT:    memref.store %fold, %acc[%{{.*}}] : memref<1xi1, 3 : i64>
+// CHECK-NEXT:    memref.store %fold, %acc[%{{.*}}] {mux.schedule_ordered} : memref<1xi1, 3 : i64>
 // CHECK-NEXT:    mux.work_group_barrier id(2) scope(work_group) semantics(acq_rel | work_group_memory)
 // CHECK-NEXT:    %any = memref.load %acc[%{{.*}}] : memref<1xi1, 3 : i64>
 // CHECK-NEXT:    mux.work_group_barrier id(1) scope(work_group) semantics(acq_rel | work_group_memory) schedule(linear)
 // CHECK:         %[[TRUE:.*]] = arith.constant true
-// CHECK-NEXT:    %[[OLD1:.*]] = memref.load %acc_1[%{{.*}}] : memref<1xi1, 3 : i64>
+// CHECK-NEXT:    %[[OLD1:.*]] = memref.load %acc_1[%{{.*}}] {mux.schedule_ordered} : memref<1xi1, 3 : i64>
 // CHECK-NEXT:    %prev_1 = arith.select %first_1, %[[TRUE]], %[[OLD1]] : i1
 // CHECK-NEXT:    %fold_1 = arith.andi %prev_1, %b : i1
-// CHECK-NEXT:    memref.store %fold_1, %acc_1[%{{.*}}] : memref<1xi1, 3 : i64>
+// CHECK-NEXT:    memref.store %fold_1, %acc_1[%{{.*}}] {mux.schedule_ordered} : memref<1xi1, 3 : i64>
 // CHECK-NEXT:    mux.work_group_barrier id(3) scope(work_group) semantics(acq_rel | work_group_memory)
 // CHECK-NEXT:    %all = memref.load %acc_1[%{{.*}}] : memref<1xi1, 3 : i64>
 // CHECK-NEXT:    func.return %any, %all : i1, i1
