@@ -5,18 +5,23 @@
 // `mux.check_record`) and a load giving 0. A `memref<?xT>` parameter's extent
 // is the size in bytes the runtime writes to the record (word 34 + 2 * index + 1),
 // a static shape's is constant; the index is checked linearly, as unsigned (a
-// negative index is a huge one).
+// negative index is a huge one). In a kernel without barriers each extent is
+// loaded once, at the entry (a load at each access would be repeated after
+// every store: LLVM cannot tell the record from the buffers).
 
 // CHECK:      builtin.module attributes {mux.check_sites = [
-// CHECK-SAME:   "load from parameter 'a' (memref<?xf32, 1 : i64>) at {{.*}}memref.mlir:42:3",
-// CHECK-SAME:   "store to parameter 'c' (memref<?xf32, 1 : i64>) at {{.*}}memref.mlir:43:3"]}
+// CHECK-SAME:   "load from parameter 'a' (memref<?xf32, 1 : i64>) at {{.*}}memref.mlir:47:3",
+// CHECK-SAME:   "store to parameter 'c' (memref<?xf32, 1 : i64>) at {{.*}}memref.mlir:48:3"]}
 // CHECK:      func.func @vadd(%a: memref<?xf32, 1 : i64>, %c: memref<?xf32, 1 : i64>, %[[RECORD:.*]]: memref<?xi64, 1 : i64>)
 // CHECK-SAME:    mux.check_record = 2 : i64
-// CHECK:         %[[WORD:.*]] = arith.constant 35 : index
+// CHECK-NEXT:    %[[WORD:.*]] = arith.constant 35 : index
 // CHECK-NEXT:    %[[BYTES:.*]] = memref.load %[[RECORD]][%[[WORD]]] : memref<?xi64, 1 : i64>
 // CHECK-NEXT:    %[[BYTESI:.*]] = arith.index_cast %[[BYTES]] : i64 to index
 // CHECK-NEXT:    %[[SIZE:.*]] = arith.constant 4 : index
 // CHECK-NEXT:    %[[COUNT:.*]] = arith.divui %[[BYTESI]], %[[SIZE]] : index
+// CHECK-NEXT:    %[[WORD2:.*]] = arith.constant 37 : index
+// CHECK-NEXT:    memref.load %[[RECORD]][%[[WORD2]]]
+// CHECK:         %i = mux.get_global_id
 // CHECK-NEXT:    %[[OK:.*]] = arith.cmpi ult, %i, %[[COUNT]] : index
 // CHECK-NEXT:    %x = scf.if %[[OK]] -> (f32) {
 // CHECK-NEXT:      %{{.*}} = memref.load %a[%i] : memref<?xf32, 1 : i64>
@@ -25,8 +30,8 @@
 // CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:      scf.yield %[[ZERO]] : f32
 // CHECK-NEXT:    }
-// CHECK:         %[[WORD2:.*]] = arith.constant 37 : index
-// CHECK:         scf.if %{{.*}} {
+// CHECK-NEXT:    %{{.*}} = arith.cmpi ult, %i, %{{.*}} : index
+// CHECK-NEXT:    scf.if %{{.*}} {
 // CHECK-NEXT:      memref.store %x, %c[%i] : memref<?xf32, 1 : i64>
 // CHECK-NEXT:    } else {
 // The fault is recorded out of line, in a function the checks call (never
@@ -83,6 +88,7 @@ func.func @static(%i: index, %j: index, %v: i32, %lv: memref<64xi8, 3>) attribut
 
 // CHECK-LABEL: func.func private @__vecz_v8_k
 // CHECK:         %[[COUNT:.*]] = arith.divui
+// CHECK:         %i = mux.get_global_id
 // CHECK-NEXT:    %[[LOW:.*]] = arith.cmpi ult, %i, %[[COUNT]] : index
 // CHECK-NEXT:    %[[W:.*]] = arith.constant 8 : index
 // CHECK-NEXT:    %[[END:.*]] = arith.addi %i, %[[W]] : index
@@ -106,16 +112,30 @@ func.func private @__vecz_v8_k(%a: memref<?xf32, 1>) attributes {mux.vecz_derive
 
 // -----
 
-// A masked packet access checks its active lanes, reduced to one condition;
-// the fault's lane is the first active lane out of bounds.
+// A masked packet access: the whole packet in bounds is one scalar range check
+// (whatever its mask); only if that fails (a packet across the end of its
+// object) are its active lanes checked, reduced to one condition. The fault's
+// lane is the first active lane out of bounds.
 
 // CHECK-LABEL: func.func private @__vecz_v4_m
-// CHECK:         %[[IOTA:.*]] = arith.constant dense<[0, 1, 2, 3]> : vector<4xi64>
-// CHECK:         %[[IDX:.*]] = arith.addi %{{.*}}, %[[IOTA]] : vector<4xi64>
-// CHECK-NEXT:    %[[OUT:.*]] = llvm.icmp "uge" %[[IDX]], %{{.*}} : vector<4xi64>
-// CHECK-NEXT:    %[[BAD:.*]] = arith.andi %[[OUT]], %mask : vector<4xi1>
-// CHECK-NEXT:    %[[ANY:.*]] = vector.reduction <or>, %[[BAD]] : vector<4xi1> into i1
-// CHECK:         %[[OK:.*]] = arith.xori %[[ANY]], %{{.*}} : i1
+// CHECK:         %[[COUNT:.*]] = arith.divui
+// CHECK-NEXT:    %[[LOW:.*]] = arith.cmpi ult, %i, %[[COUNT]] : index
+// CHECK-NEXT:    %[[W:.*]] = arith.constant 4 : index
+// CHECK-NEXT:    %[[END:.*]] = arith.addi %i, %[[W]] : index
+// CHECK-NEXT:    %[[HIGH:.*]] = arith.cmpi ule, %[[END]], %[[COUNT]] : index
+// CHECK-NEXT:    %[[WHOLE:.*]] = arith.andi %[[LOW]], %[[HIGH]] : i1
+// CHECK-NEXT:    %[[OK:.*]] = scf.if %[[WHOLE]] -> (i1) {
+// CHECK-NEXT:      %[[TRUE:.*]] = arith.constant true
+// CHECK-NEXT:      scf.yield %[[TRUE]] : i1
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      %[[IOTA:.*]] = arith.constant dense<[0, 1, 2, 3]> : vector<4xi64>
+// CHECK:           %[[IDX:.*]] = arith.addi %{{.*}}, %[[IOTA]] : vector<4xi64>
+// CHECK-NEXT:      %[[OUT:.*]] = llvm.icmp "uge" %[[IDX]], %{{.*}} : vector<4xi64>
+// CHECK-NEXT:      %[[BAD:.*]] = arith.andi %[[OUT]], %mask : vector<4xi1>
+// CHECK-NEXT:      %[[ANY:.*]] = vector.reduction <or>, %[[BAD]] : vector<4xi1> into i1
+// CHECK:           %[[ALL:.*]] = arith.xori %[[ANY]], %{{.*}} : i1
+// CHECK-NEXT:      scf.yield %[[ALL]] : i1
+// CHECK-NEXT:    }
 // CHECK-NEXT:    scf.if %[[OK]] {
 // CHECK-NEXT:      vector.maskedstore %c[%i], %mask, %v : memref<?xi32, 1 : i64>, vector<4xi1>, vector<4xi32>
 // CHECK:         } else {
