@@ -169,11 +169,24 @@ class _Checker:
 
     def run(self) -> list[str]:
         accesses = [(op, found) for op in self.fn.walk() if (found := targets(op))]
+        # a scalar kernel without barriers reports its faults when the
+        # work-item returns, so that LLVM vectorises its work-item loop (a
+        # call in it stops that); a packet's at once (its loop over packets is
+        # not LLVM's to vectorise). With barriers the private words would live
+        # across them, and LLVM still leaves reduce's tree step scalar: 3x
+        # slower than with the calls (docs/performance.md)
+        self.deferred = (
+            cr.DeferredReport(self.fn, self.record, cr.Fault.OUT_OF_BOUNDS)
+            if accesses and self.hoist and not self.vectorised
+            else None
+        )
         for op, found in accesses:
             b = Builder(InsertPoint.before(op))
             checks = [self._check(b, op, target) for target in found]
             if all(c is not None for c in checks):
                 self._guard(b, op, [c for c in checks if c is not None])
+        if self.deferred is not None:
+            self.deferred.finish()
         return self.unchecked
 
     # -- the checks ------------------------------------------------------------------
@@ -413,6 +426,9 @@ class _Checker:
 
     def _report(self, b: Builder, check: _Check) -> None:
         element, offset, lane = check.details(b)
+        if self.deferred is not None:
+            self.deferred.note(b, check.site, element, offset)
+            return
         cr.report_call(
             b,
             self.fn,

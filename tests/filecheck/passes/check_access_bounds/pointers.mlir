@@ -91,7 +91,7 @@ func.func @dma(%dst: memref<?xf32, 3>, %src: memref<?xf32, 1>, %len: i64) attrib
 // CHECK-LABEL: func.func @unknown
 // CHECK:         %p = llvm.inttoptr %i : i64 to !llvm.ptr<1>
 // CHECK-NEXT:    llvm.store %v, %p : f32, !llvm.ptr<1>
-// CHECK-NEXT:    func.return
+// CHECK:         func.return
 func.func @unknown(%q: memref<?xi64, 1>, %v: f32) attributes {mux.kernel = "entry-point"} {
   %pq = builtin.unrealized_conversion_cast %q : memref<?xi64, 1> to !llvm.ptr<1>
   %i = llvm.load %pq : !llvm.ptr<1> -> i64
