@@ -19,9 +19,10 @@ What is checked, and against what (`lowering.common.memory_objects`):
   dynamic (`memref<?xT>`, `memref<?x8xT>`), the size in
   bytes the runtime writes to the record (the numpy array's `nbytes`, the
   `LocalBuffer`'s size). A vector access of a packet is ONE range check of its
-  elements (`[i, i + N)`), a masked one a per-lane check of the active lanes
-  reduced to one condition. A memref index is checked linearly (a row index
-  past its row but inside the memref is not a fault, as in C);
+  elements (`[i, i + N)`), a masked one too, and only if that fails a
+  per-lane check of the active lanes reduced to one condition. A memref
+  index is checked linearly (a row index past its row but inside the memref
+  is not a fault, as in C);
 - `llvm.load`/`store`, `llvmx` volatile loads, atomics and `memcpy` (DMA: by
   this point `define-mux-dma` has made each transfer a `llvmx.memcpy`, whose
   source and destination ranges are both checked): the pointer is traced back
@@ -46,7 +47,12 @@ element index and the byte offset.
 
 Before: `run-vecz` (vectorised copies made), module-scope variables replaced.
 After: every checked access is inside an `scf.if` of its bounds, the fault
-branch reporting to the record.
+branch reporting to the record: at once (a call of the module's recording
+function), or in a scalar kernel without barriers at the work-item's return
+(`check_record.DeferredReport`: the fault branch only keeps the work-item's
+first fault in private words, so the work-item loop holds no call and LLVM
+vectorises it). A kernel without barriers loads each extent from the record
+once, at its entry.
 """
 
 from __future__ import annotations
