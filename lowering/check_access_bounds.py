@@ -19,9 +19,10 @@ What is checked, and against what (`lowering.common.memory_objects`):
   dynamic (`memref<?xT>`, `memref<?x8xT>`), the size in
   bytes the runtime writes to the record (the numpy array's `nbytes`, the
   `LocalBuffer`'s size). A vector access of a packet is ONE range check of its
-  elements (`[i, i + N)`), a masked one a per-lane check of the active lanes
-  reduced to one condition. A memref index is checked linearly (a row index
-  past its row but inside the memref is not a fault, as in C);
+  elements (`[i, i + N)`), a masked one too, and only if that fails a
+  per-lane check of the active lanes reduced to one condition. A memref
+  index is checked linearly (a row index past its row but inside the memref
+  is not a fault, as in C);
 - `llvm.load`/`store`, `llvmx` volatile loads, atomics and `memcpy` (DMA: by
   this point `define-mux-dma` has made each transfer a `llvmx.memcpy`, whose
   source and destination ranges are both checked): the pointer is traced back
@@ -46,7 +47,12 @@ element index and the byte offset.
 
 Before: `run-vecz` (vectorised copies made), module-scope variables replaced.
 After: every checked access is inside an `scf.if` of its bounds, the fault
-branch reporting to the record.
+branch reporting to the record: at once (a call of the module's recording
+function), or in a scalar kernel without barriers at the work-item's return
+(`check_record.DeferredReport`: the fault branch only keeps the work-item's
+first fault in private words, so the work-item loop holds no call and LLVM
+vectorises it). A kernel without barriers loads each extent from the record
+once, at its entry.
 """
 
 from __future__ import annotations
@@ -91,6 +97,7 @@ from lowering.common.memory_objects import (
     memory_object,
     pointer_roots,
 )
+from lowering.scheduling.wrapper import scheduled_ops
 
 INLINE_ROUNDS = 32
 
@@ -160,14 +167,33 @@ class _Checker:
         self.packet = (
             derived is not None and (mux_attrs.VECZ_ROWS.get(self.fn) or 1) == 1
         )
+        self.extents: dict[tuple[int, int], SSAValue] = {}
+        # a value of the entry would live across the barriers: stored per
+        # work-item by work-item-loops, loaded back in each region
+        self.hoist = not any(isinstance(o, scheduled_ops(None)) for o in self.fn.walk())
+        self.hoisted: Operation | None = None
+        """The last op put at the entry (`_extent`), the others before it."""
 
     def run(self) -> list[str]:
         accesses = [(op, found) for op in self.fn.walk() if (found := targets(op))]
+        # a scalar kernel without barriers reports its faults when the
+        # work-item returns, so that LLVM vectorises its work-item loop (a
+        # call in it stops that); a packet's at once (its loop over packets is
+        # not LLVM's to vectorise). With barriers the private words would live
+        # across them, and LLVM still leaves reduce's tree step scalar: 3x
+        # slower than with the calls (docs/performance.md)
+        self.deferred = (
+            cr.DeferredReport(self.fn, self.record, cr.Fault.OUT_OF_BOUNDS)
+            if accesses and self.hoist and not self.vectorised
+            else None
+        )
         for op, found in accesses:
             b = Builder(InsertPoint.before(op))
             checks = [self._check(b, op, target) for target in found]
             if all(c is not None for c in checks):
                 self._guard(b, op, [c for c in checks if c is not None])
+        if self.deferred is not None:
+            self.deferred.finish()
         return self.unchecked
 
     # -- the checks ------------------------------------------------------------------
@@ -210,8 +236,34 @@ class _Checker:
         if obj.static_bytes is not None:
             return const(b, obj.static_bytes, i64)
         assert obj.param is not None
-        word = const(b, cr.param_word(obj.param))
-        return b.insert(memref.LoadOp.get(self.record, [word])).res
+        return self._extent(b, obj.param, 0)
+
+    def _extent(self, b: Builder, param: int, element: int) -> SSAValue:
+        """Parameter `param`'s extent: for `element` 0 its bytes (i64), else
+        its count of `element`-byte elements (index). In a kernel without
+        barriers, computed once at its entry: a load at each access is
+        repeated after every store and report (LLVM cannot tell the record
+        from the buffers). With barriers, at the access (`hoist`)."""
+        key = (param, element)
+        if key in self.extents:
+            return self.extents[key]
+        if self.hoist:  # at the entry, after the extents computed before
+            entry = self.fn.body.blocks.first
+            assert entry is not None
+            last = self.hoisted
+            b = Builder(
+                InsertPoint.after(last) if last else InsertPoint.at_start(entry)
+            )
+        if element == 0:
+            word = const(b, cr.param_word(param))
+            value = b.insert(memref.LoadOp.get(self.record, [word])).res
+        else:
+            size = b.insert(arith.IndexCastOp(self._extent(b, param, 0), IndexType()))
+            value = b.insert(arith.DivUIOp(size.result, const(b, element))).result
+        if self.hoist:
+            self.extents[key] = value
+            self.hoisted = value.owner if isinstance(value.owner, Operation) else None
+        return value
 
     def _memref_check(
         self, b: Builder, op: Operation, target: Target, obj: MemoryObject
@@ -222,8 +274,8 @@ class _Checker:
         if obj.static_bytes is not None:
             count = const(b, obj.static_bytes // element)
         else:
-            size = b.insert(arith.IndexCastOp(self._bytes(b, obj), IndexType())).result
-            count = b.insert(arith.DivUIOp(size, const(b, element))).result
+            assert obj.param is not None
+            count = self._extent(b, obj.param, element)
         linear = _linear(b, target.indices, type_)
         site = self._site(op, target, obj.what)
         lanes = target.lanes
@@ -231,10 +283,7 @@ class _Checker:
             return self._masked_check(
                 b, linear, count, target.mask, lanes, element, site
             )
-        ok = _ult(b, linear, count)
-        if lanes > 1:
-            end = b.insert(arith.AddiOp(linear, const(b, lanes))).result
-            ok = _and(b, ok, _ule(b, end, count))
+        ok = _range_ok(b, linear, count, lanes)
 
         def details(f: Builder) -> tuple[SSAValue, SSAValue, SSAValue | None]:
             inside = _ult(f, linear, count)
@@ -255,19 +304,38 @@ class _Checker:
         element: int,
         site: int,
     ) -> _Check:
-        """The active lanes of a masked packet access, each in bounds."""
+        """The active lanes of a masked packet access, each in bounds: first
+        the whole packet, one scalar range check (a packet inside its object
+        is in bounds whatever its mask), and only if that fails lane by lane
+        (a packet across the object's end, its lanes past it inactive)."""
         vtype = VectorType(i64, [lanes])
-        iota = _vector_constant(b, vtype, list(range(lanes)))
-        start = _splat(b, b.insert(arith.IndexCastOp(linear, i64)).result, vtype)
-        limit = _splat(b, b.insert(arith.IndexCastOp(count, i64)).result, vtype)
-        indices = b.insert(arith.AddiOp(start, iota)).result
-        # xDSL's arith.cmpi gives one i1: the vector comparison is llvm's
-        uge = IntegerAttr(llvm.ICmpPredicateFlag("uge").to_int(), i64)
-        outside = b.insert(llvm.ICmpOp(indices, limit, uge)).res
-        bad = b.insert(arith.AndIOp(outside, mask)).result
-        ok = b.insert(arith.XOrIOp(_reduce(b, bad, "or", i1), const(b, 1, i1))).result
+
+        def outside(f: Builder) -> tuple[SSAValue, SSAValue]:
+            """The active lanes out of bounds (vector<i1>), and the lanes."""
+            iota = _vector_constant(f, vtype, list(range(lanes)))
+            start = _splat(f, f.insert(arith.IndexCastOp(linear, i64)).result, vtype)
+            limit = _splat(f, f.insert(arith.IndexCastOp(count, i64)).result, vtype)
+            indices = f.insert(arith.AddiOp(start, iota)).result
+            # xDSL's arith.cmpi gives one i1: the vector comparison is llvm's
+            uge = IntegerAttr(llvm.ICmpPredicateFlag("uge").to_int(), i64)
+            past = f.insert(llvm.ICmpOp(indices, limit, uge)).res
+            return f.insert(arith.AndIOp(past, mask)).result, iota
+
+        whole = _range_ok(b, linear, count, lanes)
+        lane_by_lane = Block()
+        inner = Builder(InsertPoint.at_end(lane_by_lane))
+        any_bad = _reduce(inner, outside(inner)[0], "or", i1)
+        inner.insert(
+            scf.YieldOp(inner.insert(arith.XOrIOp(any_bad, const(inner, 1, i1))))
+        )
+        inside = Block()
+        yes = Builder(InsertPoint.at_end(inside))
+        yes.insert(scf.YieldOp(const(yes, 1, i1)))
+        ok = b.insert(scf.IfOp(whole, [i1], Region(inside), Region(lane_by_lane)))
+        ok = ok.results[0]
 
         def details(f: Builder) -> tuple[SSAValue, SSAValue, SSAValue | None]:
+            bad, iota = outside(f)
             none = _vector_constant(f, vtype, [lanes] * lanes)
             chosen = f.insert(llvmx.SelectOp(bad, iota, none)).res
             lane64 = _reduce(f, chosen, "minui", i64)
@@ -370,6 +438,9 @@ class _Checker:
 
     def _report(self, b: Builder, check: _Check) -> None:
         element, offset, lane = check.details(b)
+        if self.deferred is not None:
+            self.deferred.note(b, check.site, element, offset)
+            return
         cr.report_call(
             b,
             self.fn,
@@ -397,6 +468,16 @@ def _linear(b: Builder, indices: Sequence[SSAValue], type_: MemRefType) -> SSAVa
         )
         linear = term if linear is None else b.insert(arith.AddiOp(linear, term)).result
     return linear if linear is not None else const(b, 0)
+
+
+def _range_ok(b: Builder, linear: SSAValue, count: SSAValue, lanes: int) -> SSAValue:
+    """`[linear, linear + lanes)` inside `[0, count)` (index values, unsigned:
+    the first test keeps a huge `linear` whose end wraps around out)."""
+    ok = _ult(b, linear, count)
+    if lanes > 1:
+        end = b.insert(arith.AddiOp(linear, const(b, lanes))).result
+        ok = _and(b, ok, _ule(b, end, count))
+    return ok
 
 
 def _id(

@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func, memref
+from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
@@ -53,7 +53,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from dialects import atomic, mux
@@ -203,7 +203,7 @@ def report_call(
     fn: func.FuncOp,
     record: SSAValue,
     kind: Fault,
-    site: int,
+    site: int | SSAValue,
     *,
     a: SSAValue | None = None,
     b: SSAValue | None = None,
@@ -216,10 +216,12 @@ def report_call(
     and marked `noinline` and `cold`. Each check then costs a compare and a
     branch, and the code around it stays small enough for LLVM to inline the
     barrier regions into the work-item loops and vectorise them. The call is
-    emitted at `builder`, inside `fn`."""
+    emitted at `builder`, inside `fn`; `site` may be a value (an index or
+    integer), a site found at run time."""
     callee = _report_function(_module(fn), kind)
     zero = const(builder, 0, i64)
-    values = [const(builder, site, i64), a or zero, b or zero, lane or zero]
+    site_value = const(builder, site, i64) if isinstance(site, int) else site
+    values = [site_value, a or zero, b or zero, lane or zero]
     arguments = [record, *(to_i64(builder, v) for v in values)]
     builder.insert(func.CallOp(callee.sym_name.data, arguments, []))
 
@@ -263,3 +265,64 @@ def to_i64(b: Builder, value: SSAValue) -> SSAValue:
     if type_.bitwidth < 64:
         return b.insert(arith.ExtUIOp(value, i64)).result
     return value
+
+
+class DeferredReport:
+    """A work-item's first fault kept in private words (site + 1, `a`, `b`:
+    0 while none; and how many it made) and reported, by `report_call`, when
+    the work-item returns. The fault branches then hold no call, only stores
+    to private memory that LLVM keeps in registers or turns into masked
+    stores: the work-item loops around them still vectorise. The faults of a
+    work-item are its own, so its first is the one in program order; the
+    first of a work-group is the lowest work-item's to return (the last
+    region runs them in order)."""
+
+    def __init__(self, fn: func.FuncOp, record: SSAValue, kind: Fault) -> None:
+        self.fn, self.record, self.kind = fn, record, kind
+        entry = fn.body.blocks.first
+        assert entry is not None, "a fault of a declaration"
+        b = Builder(InsertPoint.at_start(entry))
+        self.slots = [
+            b.insert(memref.AllocaOp.get(i64, shape=[1])).memref for _ in range(4)
+        ]
+        zero, first = const(b, 0, i64), const(b, 0)
+        for slot in self.slots:
+            b.insert(memref.StoreOp.get(zero, slot, [first]))
+
+    def note(self, b: Builder, site: int, a: SSAValue, b_: SSAValue) -> None:
+        """At a fault (inside its branch): counted, kept if it is the
+        work-item's first."""
+        first = const(b, 0)
+        count = b.insert(memref.LoadOp.get(self.slots[3], [first])).res
+        more = b.insert(arith.AddiOp(count, const(b, 1, i64))).result
+        b.insert(memref.StoreOp.get(more, self.slots[3], [first]))
+        none = b.insert(arith.CmpiOp(count, const(b, 0, i64), "eq")).result
+        inner = Builder(InsertPoint.at_end(then := Block()))
+        values = (const(inner, site + 1, i64), a, b_)
+        for slot, value in zip(self.slots, values, strict=False):
+            inner.insert(memref.StoreOp.get(to_i64(inner, value), slot, [first]))
+        inner.insert(scf.YieldOp())
+        b.insert(scf.IfOp(none, [], Region(then)))
+
+    def finish(self) -> None:
+        """Before each return of the function: the kept fault reported (its
+        other faults added to the record's count)."""
+        returns = [o for o in self.fn.walk() if isinstance(o, func.ReturnOp)]
+        for ret in returns:
+            if ret.parent_op() is not self.fn:
+                continue
+            b = Builder(InsertPoint.before(ret))
+            first = const(b, 0)
+            site, a, b_, count = (
+                b.insert(memref.LoadOp.get(slot, [first])).res for slot in self.slots
+            )
+            kept = b.insert(arith.CmpiOp(site, const(b, 0, i64), "ne")).result
+            inner = Builder(InsertPoint.at_end(then := Block()))
+            one = const(inner, 1, i64)
+            number = inner.insert(arith.SubiOp(site, one)).result
+            report_call(inner, self.fn, self.record, self.kind, number, a=a, b=b_)
+            others = inner.insert(arith.SubiOp(count, one)).result
+            at = const(inner, COUNT)
+            inner.insert(atomic.RMWOp("add", "monotonic", self.record, [at], others))
+            inner.insert(scf.YieldOp())
+            b.insert(scf.IfOp(kept, [], Region(then)))

@@ -1,36 +1,71 @@
 // RUN: mux-opt %s --split-input-file -p check-access-bounds | filecheck %s
 //
-// Checked mode: each memref access is put in an `scf.if` of its bounds, the
-// fault branch reporting to the check record (the last parameter,
-// `mux.check_record`) and a load giving 0. A `memref<?xT>` parameter's extent
-// is the size in bytes the runtime writes to the record (word 34 + 2 * index + 1),
-// a static shape's is constant; the index is checked linearly, as unsigned (a
-// negative index is a huge one).
+// Checked mode: each memref access is put in an `scf.if` of its bounds, a load
+// out of bounds giving 0. A `memref<?xT>` parameter's extent is the size in
+// bytes the runtime writes to the check record (the last parameter,
+// `mux.check_record`; word 34 + 2 * index + 1), a static shape's is constant;
+// the index is checked linearly, as unsigned (a negative index is a huge one).
+// In a kernel without barriers each extent is loaded once, at the entry (a load
+// at each access would be repeated after every store: LLVM cannot tell the
+// record from the buffers), and the fault branch only keeps the work-item's
+// first fault in private words (site + 1, element, byte offset; and a count),
+// reported to the record when the work-item returns: no call in the work-item
+// loop, which LLVM then vectorises.
 
 // CHECK:      builtin.module attributes {mux.check_sites = [
-// CHECK-SAME:   "load from parameter 'a' (memref<?xf32, 1 : i64>) at {{.*}}memref.mlir:42:3",
-// CHECK-SAME:   "store to parameter 'c' (memref<?xf32, 1 : i64>) at {{.*}}memref.mlir:43:3"]}
+// CHECK-SAME:   "load from parameter 'a' (memref<?xf32, 1 : i64>) at {{.*}}memref.mlir:{{[0-9]+}}:3",
+// CHECK-SAME:   "store to parameter 'c' (memref<?xf32, 1 : i64>) at {{.*}}memref.mlir:{{[0-9]+}}:3"]}
 // CHECK:      func.func @vadd(%a: memref<?xf32, 1 : i64>, %c: memref<?xf32, 1 : i64>, %[[RECORD:.*]]: memref<?xi64, 1 : i64>)
 // CHECK-SAME:    mux.check_record = 2 : i64
-// CHECK:         %[[WORD:.*]] = arith.constant 35 : index
+// CHECK-NEXT:    %[[WORD:.*]] = arith.constant 35 : index
 // CHECK-NEXT:    %[[BYTES:.*]] = memref.load %[[RECORD]][%[[WORD]]] : memref<?xi64, 1 : i64>
 // CHECK-NEXT:    %[[BYTESI:.*]] = arith.index_cast %[[BYTES]] : i64 to index
 // CHECK-NEXT:    %[[SIZE:.*]] = arith.constant 4 : index
 // CHECK-NEXT:    %[[COUNT:.*]] = arith.divui %[[BYTESI]], %[[SIZE]] : index
+// CHECK-NEXT:    %[[WORD2:.*]] = arith.constant 37 : index
+// CHECK-NEXT:    memref.load %[[RECORD]][%[[WORD2]]]
+// CHECK:         %[[SITE:.*]] = memref.alloca() : memref<1xi64>
+// CHECK-NEXT:    %[[ELEMENT:.*]] = memref.alloca() : memref<1xi64>
+// CHECK-NEXT:    %[[OFFSET:.*]] = memref.alloca() : memref<1xi64>
+// CHECK-NEXT:    %[[COUNTED:.*]] = memref.alloca() : memref<1xi64>
+// CHECK:         %i = mux.get_global_id
 // CHECK-NEXT:    %[[OK:.*]] = arith.cmpi ult, %i, %[[COUNT]] : index
 // CHECK-NEXT:    %x = scf.if %[[OK]] -> (f32) {
 // CHECK-NEXT:      %{{.*}} = memref.load %a[%i] : memref<?xf32, 1 : i64>
 // CHECK:         } else {
-// CHECK:           func.call @__mux_check_report_out_of_bounds(%[[RECORD]], %{{.*}}) : (memref<?xi64, 1 : i64>, i64, i64, i64, i64) -> ()
+// CHECK-NOT:       func.call
+// CHECK:           %[[KEPT:.*]] = memref.load %[[COUNTED]][%{{.*}}] : memref<1xi64>
+// CHECK-NEXT:      %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-NEXT:      %[[MORE:.*]] = arith.addi %[[KEPT]], %[[ONE]] : i64
+// CHECK-NEXT:      memref.store %[[MORE]], %[[COUNTED]][%{{.*}}] : memref<1xi64>
+// CHECK-NEXT:      %[[NONE:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:      %[[FIRST:.*]] = arith.cmpi eq, %[[KEPT]], %[[NONE]] : i64
+// CHECK-NEXT:      scf.if %[[FIRST]] {
+// CHECK-NEXT:        %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-NEXT:        memref.store %[[ONE]], %[[SITE]][%{{.*}}] : memref<1xi64>
+// CHECK:             memref.store %{{.*}}, %[[ELEMENT]][%{{.*}}] : memref<1xi64>
+// CHECK:             memref.store %{{.*}}, %[[OFFSET]][%{{.*}}] : memref<1xi64>
+// CHECK-NEXT:      }
 // CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:      scf.yield %[[ZERO]] : f32
 // CHECK-NEXT:    }
-// CHECK:         %[[WORD2:.*]] = arith.constant 37 : index
-// CHECK:         scf.if %{{.*}} {
+// CHECK-NEXT:    %{{.*}} = arith.cmpi ult, %i, %{{.*}} : index
+// CHECK-NEXT:    scf.if %{{.*}} {
 // CHECK-NEXT:      memref.store %x, %c[%i] : memref<?xf32, 1 : i64>
 // CHECK-NEXT:    } else {
-// The fault is recorded out of line, in a function the checks call (never
-// inlined): the first fault wins a compare-and-swap of word 0, the others count.
+// At the return, a fault kept is recorded out of line, in a function never
+// inlined: the first fault wins a compare-and-swap of word 0, the others count.
+// CHECK:         %[[KEPT2:.*]] = memref.load %[[SITE]][%{{.*}}] : memref<1xi64>
+// CHECK-NEXT:    memref.load %[[ELEMENT]]
+// CHECK-NEXT:    memref.load %[[OFFSET]]
+// CHECK-NEXT:    %[[N:.*]] = memref.load %[[COUNTED]]
+// CHECK:         scf.if %{{.*}} {
+// CHECK:           %[[NUMBER:.*]] = arith.subi %[[KEPT2]], %{{.*}} : i64
+// CHECK:           func.call @__mux_check_report_out_of_bounds(%[[RECORD]], %[[NUMBER]], %{{.*}}) : (memref<?xi64, 1 : i64>, i64, i64, i64, i64) -> ()
+// CHECK-NEXT:      %[[OTHERS:.*]] = arith.subi %[[N]], %{{.*}} : i64
+// CHECK:           atomic.rmw add monotonic %[[RECORD]][%{{.*}}], %[[OTHERS]]
+// CHECK:         }
+// CHECK-NEXT:    func.return
 // CHECK:       func.func private @__mux_check_report_out_of_bounds(%{{.*}}: memref<?xi64, 1 : i64>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
 // CHECK-SAME:    passthrough = ["noinline", "cold"]
 // CHECK:         mux.get_global_id
@@ -63,7 +98,8 @@ func.func @vadd(%a: memref<?xf32, 1>, %c: memref<?xf32, 1>) attributes {mux.kern
 // CHECK-NEXT:    %[[OK2:.*]] = arith.cmpi ult, %j, %[[COUNT2]] : index
 // CHECK-NEXT:    %w = scf.if %[[OK2]] -> (i32) {
 // CHECK-NEXT:      %{{.*}} = memref.load %tile[%j] : memref<16xi32, 3 : i64>
-// CHECK:           func.call @__mux_check_report_out_of_bounds
+// CHECK:           scf.if
+// CHECK:           }
 // CHECK-NEXT:      %[[Z:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:      scf.yield %[[Z]] : i32
 func.func @static(%i: index, %j: index, %v: i32, %lv: memref<64xi8, 3>) attributes {mux.kernel = "entry-point"} {
@@ -83,6 +119,7 @@ func.func @static(%i: index, %j: index, %v: i32, %lv: memref<64xi8, 3>) attribut
 
 // CHECK-LABEL: func.func private @__vecz_v8_k
 // CHECK:         %[[COUNT:.*]] = arith.divui
+// CHECK:         %i = mux.get_global_id
 // CHECK-NEXT:    %[[LOW:.*]] = arith.cmpi ult, %i, %[[COUNT]] : index
 // CHECK-NEXT:    %[[W:.*]] = arith.constant 8 : index
 // CHECK-NEXT:    %[[END:.*]] = arith.addi %i, %[[W]] : index
@@ -106,16 +143,30 @@ func.func private @__vecz_v8_k(%a: memref<?xf32, 1>) attributes {mux.vecz_derive
 
 // -----
 
-// A masked packet access checks its active lanes, reduced to one condition;
-// the fault's lane is the first active lane out of bounds.
+// A masked packet access: the whole packet in bounds is one scalar range check
+// (whatever its mask); only if that fails (a packet across the end of its
+// object) are its active lanes checked, reduced to one condition. The fault's
+// lane is the first active lane out of bounds.
 
 // CHECK-LABEL: func.func private @__vecz_v4_m
-// CHECK:         %[[IOTA:.*]] = arith.constant dense<[0, 1, 2, 3]> : vector<4xi64>
-// CHECK:         %[[IDX:.*]] = arith.addi %{{.*}}, %[[IOTA]] : vector<4xi64>
-// CHECK-NEXT:    %[[OUT:.*]] = llvm.icmp "uge" %[[IDX]], %{{.*}} : vector<4xi64>
-// CHECK-NEXT:    %[[BAD:.*]] = arith.andi %[[OUT]], %mask : vector<4xi1>
-// CHECK-NEXT:    %[[ANY:.*]] = vector.reduction <or>, %[[BAD]] : vector<4xi1> into i1
-// CHECK:         %[[OK:.*]] = arith.xori %[[ANY]], %{{.*}} : i1
+// CHECK:         %[[COUNT:.*]] = arith.divui
+// CHECK-NEXT:    %[[LOW:.*]] = arith.cmpi ult, %i, %[[COUNT]] : index
+// CHECK-NEXT:    %[[W:.*]] = arith.constant 4 : index
+// CHECK-NEXT:    %[[END:.*]] = arith.addi %i, %[[W]] : index
+// CHECK-NEXT:    %[[HIGH:.*]] = arith.cmpi ule, %[[END]], %[[COUNT]] : index
+// CHECK-NEXT:    %[[WHOLE:.*]] = arith.andi %[[LOW]], %[[HIGH]] : i1
+// CHECK-NEXT:    %[[OK:.*]] = scf.if %[[WHOLE]] -> (i1) {
+// CHECK-NEXT:      %[[TRUE:.*]] = arith.constant true
+// CHECK-NEXT:      scf.yield %[[TRUE]] : i1
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      %[[IOTA:.*]] = arith.constant dense<[0, 1, 2, 3]> : vector<4xi64>
+// CHECK:           %[[IDX:.*]] = arith.addi %{{.*}}, %[[IOTA]] : vector<4xi64>
+// CHECK-NEXT:      %[[OUT:.*]] = llvm.icmp "uge" %[[IDX]], %{{.*}} : vector<4xi64>
+// CHECK-NEXT:      %[[BAD:.*]] = arith.andi %[[OUT]], %mask : vector<4xi1>
+// CHECK-NEXT:      %[[ANY:.*]] = vector.reduction <or>, %[[BAD]] : vector<4xi1> into i1
+// CHECK:           %[[ALL:.*]] = arith.xori %[[ANY]], %{{.*}} : i1
+// CHECK-NEXT:      scf.yield %[[ALL]] : i1
+// CHECK-NEXT:    }
 // CHECK-NEXT:    scf.if %[[OK]] {
 // CHECK-NEXT:      vector.maskedstore %c[%i], %mask, %v : memref<?xi32, 1 : i64>, vector<4xi1>, vector<4xi32>
 // CHECK:         } else {

@@ -8,13 +8,13 @@
 
 // CHECK:      "load from parameter 'a' (memref<?xf32, 1 : i64>) or parameter 'b' (memref<?xf32, 1 : i64>) at
 // CHECK-LABEL: func.func @select
+// CHECK-NEXT:    %[[W:.*]] = arith.constant 35 : index
+// CHECK-NEXT:    %[[BYTES:.*]] = memref.load %{{.*}}[%[[W]]] : memref<?xi64, 1 : i64>
 // CHECK:         %[[P:.*]] = llvm.ptrtoint %e : !llvm.ptr<1> to i64
 // CHECK-NEXT:    %[[SIZE:.*]] = arith.constant 4 : i64
 // CHECK-NEXT:    %[[A:.*]] = builtin.unrealized_conversion_cast %a : memref<?xf32, 1 : i64> to !llvm.ptr<1>
 // CHECK-NEXT:    %[[AI:.*]] = llvm.ptrtoint %[[A]] : !llvm.ptr<1> to i64
 // CHECK-NEXT:    %[[OFF:.*]] = arith.subi %[[P]], %[[AI]] : i64
-// CHECK-NEXT:    %[[W:.*]] = arith.constant 35 : index
-// CHECK-NEXT:    %[[BYTES:.*]] = memref.load %{{.*}}[%[[W]]] : memref<?xi64, 1 : i64>
 // CHECK-NEXT:    %[[END:.*]] = arith.addi %[[OFF]], %[[SIZE]] : i64
 // CHECK-NEXT:    %[[LOW:.*]] = arith.cmpi ule, %[[OFF]], %[[BYTES]] : i64
 // CHECK-NEXT:    %[[HIGH:.*]] = arith.cmpi ule, %[[END]], %[[BYTES]] : i64
@@ -91,7 +91,7 @@ func.func @dma(%dst: memref<?xf32, 3>, %src: memref<?xf32, 1>, %len: i64) attrib
 // CHECK-LABEL: func.func @unknown
 // CHECK:         %p = llvm.inttoptr %i : i64 to !llvm.ptr<1>
 // CHECK-NEXT:    llvm.store %v, %p : f32, !llvm.ptr<1>
-// CHECK-NEXT:    func.return
+// CHECK:         func.return
 func.func @unknown(%q: memref<?xi64, 1>, %v: f32) attributes {mux.kernel = "entry-point"} {
   %pq = builtin.unrealized_conversion_cast %q : memref<?xi64, 1> to !llvm.ptr<1>
   %i = llvm.load %pq : !llvm.ptr<1> -> i64
