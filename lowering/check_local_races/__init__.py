@@ -81,9 +81,10 @@ from dialects import atomic, llvmx, mux
 from dialects import attributes as mux_attrs
 from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
 from lowering.check_local_races import functions
+from lowering.check_local_races.cells import cell_shift
 from lowering.common import local_shadow as ls
 from lowering.common.access_sites import describe_location, targets
-from lowering.common.builders import build_if, const
+from lowering.common.builders import build_if, build_if_else, const
 from lowering.common.check_record import add_site, record_param, to_i64
 from lowering.common.functions import (
     append_arguments,
@@ -206,17 +207,20 @@ def _instrument(fn: func.FuncOp, accesses: list[_Access]) -> None:
     shadow = append_arguments(fn, [ls.SHADOW_TYPE])[0]
     shadow.name_hint = "local_shadow"
     mux_attrs.LOCAL_SHADOW.set(fn, len(fn.args) - 1)
+    shift = cell_shift(fn, accesses)
+    mux_attrs.LOCAL_CELL.set(fn, shift)
     record = record_param(fn)
     barriers = [op for op in fn.walk() if isinstance(op, INLINED)]
     for access in accesses:
-        _check(fn, access, shadow, record)
+        _check(fn, access, shadow, record, shift)
     if barriers:
         _count_epochs(fn, shadow, barriers)
 
 
 def _count_epochs(fn: func.FuncOp, shadow: SSAValue, barriers: list[Operation]) -> None:
-    """The work-item's count of barriers passed, a private variable, and the
-    call after each barrier that starts the epoch (`local_shadow.EPOCH`)."""
+    """The work-item's count of barriers passed, a private variable, and after
+    each barrier, if the shadow's `EPOCH` is not the count (the first
+    work-item past it), the call that starts the epoch."""
     entry = fn.body.blocks.first
     assert entry is not None and entry.first_op is not None
     b = Builder(InsertPoint.before(entry.first_op))
@@ -230,29 +234,30 @@ def _count_epochs(fn: func.FuncOp, shadow: SSAValue, barriers: list[Operation]) 
         count = after.insert(memref.LoadOp.get(epochs, [at])).res
         count = after.insert(arith.AddiOp(count, const(after, 1, i64))).result
         after.insert(memref.StoreOp.get(count, epochs, [at]))
-        after.insert(func.CallOp(functions.NEXT_EPOCH, [shadow, count], []))
+        held = after.insert(memref.LoadOp.get(shadow, [const(after, ls.EPOCH)])).res
+        new = after.insert(arith.CmpiOp(held, count, "ne")).result
+
+        def start(inner: Builder, count: SSAValue = count) -> None:
+            inner.insert(func.CallOp(functions.NEXT_EPOCH, [shadow, count], []))
+
+        build_if(after, new, start)
 
 
 def _check(
-    fn: func.FuncOp, access: _Access, shadow: SSAValue, record: SSAValue
+    fn: func.FuncOp, access: _Access, shadow: SSAValue, record: SSAValue, shift: int
 ) -> None:
-    """The call checking `access`, and the report if it races."""
+    """The check of `access`: inline for an access of one cell, else a call;
+    and the report if it races."""
     b = Builder(InsertPoint.before(access.op))
     site = add_site(fn, _site_text(fn, access))
     address = _address(b, access)
     size = _size(b, access.size)
-    item = b.insert(mux.GetLocalLinearIdOp()).result
-    item = b.insert(arith.IndexCastOp(item, i64)).result
-    item = b.insert(arith.ShLIOp(item, const(b, ls.FIRST_ID, i64))).result
-    word = const(b, ls.access_word(access.kind, 0, site), i64)
-    word = b.insert(arith.OrIOp(item, word)).result
-    same = _same_value(b, access.op) if access.kind == ls.WRITE else None
-    if same is not None:
-        flag = const(b, ls.UNIFORM, i64)
-        flag = b.insert(arith.SelectOp(same, flag, const(b, 0, i64))).result
-        word = b.insert(arith.OrIOp(word, flag)).result
-    call = b.insert(func.CallOp(functions.ACCESS, [shadow, address, size, word], [i64]))
-    race = call.results[0]
+    word = _access_word(b, access, shadow, site)
+    if access.size == 1 << shift:
+        race = _check_cell(functions.I64(b), shadow, address, word, shift)
+    else:
+        args = [shadow, address, size, word, const(b, shift, i64)]
+        race = b.insert(func.CallOp(functions.ACCESS, args, [i64])).results[0]
     racing = b.insert(arith.CmpiOp(race, const(b, 0, i64), "ne")).result
 
     def reported(inner: Builder) -> None:
@@ -268,6 +273,56 @@ def _check(
         inner.insert(func.CallOp(functions.REPORT, args, []))
 
     build_if(b, racing, reported)
+
+
+def _access_word(
+    b: Builder, access: _Access, shadow: SSAValue, site: int
+) -> SSAValue:
+    """The word `access` leaves in a cell nobody accessed (`local_shadow`): its
+    kind, work-item, site, the tag of the shadow's epoch; `UNIFORM` if it
+    stores the value held already."""
+    item = b.insert(mux.GetLocalLinearIdOp()).result
+    item = b.insert(arith.IndexCastOp(item, i64)).result
+    item = b.insert(arith.ShLIOp(item, const(b, ls.FIRST_ID, i64))).result
+    word = const(b, ls.access_word(access.kind, 0, site), i64)
+    word = b.insert(arith.OrIOp(item, word)).result
+    epoch = b.insert(memref.LoadOp.get(shadow, [const(b, ls.EPOCH)])).res
+    tag = b.insert(arith.ShLIOp(epoch, const(b, ls.TAG_SHIFT, i64))).result
+    tag = b.insert(arith.AndIOp(tag, const(b, ls.TAG_MASK, i64))).result
+    word = b.insert(arith.OrIOp(word, tag)).result
+    same = _same_value(b, access.op) if access.kind == ls.WRITE else None
+    if same is not None:
+        flag = const(b, ls.UNIFORM, i64)
+        flag = b.insert(arith.SelectOp(same, flag, const(b, 0, i64))).result
+        word = b.insert(arith.OrIOp(word, flag)).result
+    return word
+
+
+def _check_cell(
+    n: functions.I64, shadow: SSAValue, address: SSAValue, word: SSAValue, shift: int
+) -> SSAValue:
+    """The inline check of an access of one cell: its word's update
+    (`functions.step`) unless the access leaves it as it is; the race (0:
+    none). An access outside the block uses the `SCRATCH` word instead (the
+    bounds check reports it), its race ignored: no branch."""
+    b = n.b
+    base = b.insert(memref.LoadOp.get(shadow, [const(b, ls.BASE)])).res
+    cell = n.op(arith.ShRUIOp, n.op(arith.SubiOp, address, base), shift)
+    cells = b.insert(memref.LoadOp.get(shadow, [const(b, ls.CELLS)])).res
+    inside = n.cmp("ult", cell, cells)
+    index = n.select(inside, n.op(arith.AddiOp, cell, ls.HEADER_WORDS), n.c(ls.SCRATCH))
+    at = b.insert(arith.IndexCastOp(index, IndexType())).result
+    old = b.insert(memref.LoadOp.get(shadow, [at])).res
+
+    def update(slow: Builder) -> list[SSAValue]:
+        k = functions.I64(slow)
+        new, race = functions.step(k, functions.current(k, old, word), word)
+        slow.insert(memref.StoreOp.get(new, shadow, [at]))
+        return [race]
+
+    same = functions.unchanged(n, old, word)
+    race = build_if_else(b, same, [i64], lambda e: [const(e, 0, i64)], update)
+    return n.select(inside, race.results[0], n.c(0))
 
 
 def _same_value(b: Builder, op: Operation) -> SSAValue | None:
