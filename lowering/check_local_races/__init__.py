@@ -275,9 +275,7 @@ def _check(
     build_if(b, racing, reported)
 
 
-def _access_word(
-    b: Builder, access: _Access, shadow: SSAValue, site: int
-) -> SSAValue:
+def _access_word(b: Builder, access: _Access, shadow: SSAValue, site: int) -> SSAValue:
     """The word `access` leaves in a cell nobody accessed (`local_shadow`): its
     kind, work-item, site, the tag of the shadow's epoch; `UNIFORM` if it
     stores the value held already."""
@@ -301,10 +299,12 @@ def _access_word(
 def _check_cell(
     n: functions.I64, shadow: SSAValue, address: SSAValue, word: SSAValue, shift: int
 ) -> SSAValue:
-    """The inline check of an access of one cell: its word's update
-    (`functions.step`) unless the access leaves it as it is; the race (0:
-    none). An access outside the block uses the `SCRATCH` word instead (the
-    bounds check reports it), its race ignored: no branch."""
+    """The inline check of an access of one cell; the race (0: none). Unless
+    the access leaves the cell's word as it is, the word becomes the access's
+    if it is of an older epoch (the first access of the cell since the
+    barrier: no race; a uniform write leaves it empty), else its update
+    (`functions.step`). An access outside the block uses the `SCRATCH` word
+    instead (the bounds check reports it), its race ignored: no branch."""
     b = n.b
     base = b.insert(memref.LoadOp.get(shadow, [const(b, ls.BASE)])).res
     cell = n.op(arith.ShRUIOp, n.op(arith.SubiOp, address, base), shift)
@@ -316,12 +316,23 @@ def _check_cell(
 
     def update(slow: Builder) -> list[SSAValue]:
         k = functions.I64(slow)
-        new, race = functions.step(k, functions.current(k, old, word), word)
+        new, race = functions.step(k, old, word)
         slow.insert(memref.StoreOp.get(new, shadow, [at]))
         return [race]
 
+    def first(first: Builder) -> list[SSAValue]:
+        k = functions.I64(first)
+        uniform = k.cmp("ne", k.op(arith.AndIOp, word, ls.UNIFORM), 0)
+        first.insert(memref.StoreOp.get(k.select(uniform, k.c(0), word), shadow, [at]))
+        return [k.c(0)]
+
+    def changed(slow: Builder) -> list[SSAValue]:
+        k = functions.I64(slow)
+        fresh = k.cmp("ne", functions.current(k, old, word), 0)
+        return list(build_if_else(slow, fresh, [i64], update, first).results)
+
     same = functions.unchanged(n, old, word)
-    race = build_if_else(b, same, [i64], lambda e: [const(e, 0, i64)], update)
+    race = build_if_else(b, same, [i64], lambda e: [const(e, 0, i64)], changed)
     return n.select(inside, race.results[0], n.c(0))
 
 

@@ -8,9 +8,10 @@ as a word per byte: none invented, none lost.
 What is proven: a local parameter starts at a multiple of `BLOCK_ALIGNMENT`
 in the block, the module-scope variables' buffer at a multiple of its
 alignment (`add-kernel-wrapper`); a memref access is at its memref's start
-plus index times element size; casts keep the address. Anything else (a GEP,
-an address from a load or a select, a size known only at run time) proves
-nothing: `g` is then 1.
+plus index times element size; casts keep the address; a GEP adds constant
+offsets and multiples of the sizes its indices step over. Anything else (an
+address from a load, a select or a block argument, a size known only at run
+time) proves nothing: `g` is then 1.
 """
 
 from __future__ import annotations
@@ -18,14 +19,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from xdsl.dialects import func
+from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import MemRefType, UnrealizedConversionCastOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from dialects import attributes as mux_attrs
 from dialects import llvmx
 from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
-from lowering.common.layout import storage
+from lowering.common.layout import member_offsets, storage
+from lowering.common.llvm_types import ConversionError
 from lowering.common.local_shadow import BLOCK_ALIGNMENT
 
 MAX_CELL = 8
@@ -69,7 +71,9 @@ def _granule(fn: func.FuncOp, access: _Access) -> int:
 
 def _start(fn: func.FuncOp, value: SSAValue) -> int:
     """A power of two the offset of `value` (a local memref or pointer) in the
-    block is a multiple of: what it is cast from, back to a local parameter."""
+    block is a multiple of: what it is cast from or a GEP steps from, back to a
+    local parameter."""
+    cell = MAX_CELL
     while True:
         if isinstance(value, BlockArgument):
             local = address_space_of(value.type) == ADDRESS_SPACE_LOCAL
@@ -77,10 +81,39 @@ def _start(fn: func.FuncOp, value: SSAValue) -> int:
                 return 1
             local_vars = mux_attrs.LOCAL_VARS_PARAM.get(fn)
             if local_vars is not None and value.index == local_vars.index:
-                return _power_of_two_in(local_vars.alignment)
-            return BLOCK_ALIGNMENT
+                return min(cell, _power_of_two_in(local_vars.alignment))
+            return min(cell, BLOCK_ALIGNMENT)
         owner = value.owner
         if isinstance(owner, UnrealizedConversionCastOp | llvmx.AddrSpaceCastOp):
             value = owner.operands[0]
+        elif isinstance(owner, llvm.GEPOp):
+            cell = min(cell, _gep_granule(owner))
+            value = owner.ptr
         else:
             return 1
+
+
+def _gep_granule(op: llvm.GEPOp) -> int:
+    """A power of two the bytes `op` adds to its pointer are a multiple of: a
+    constant index times the size it steps over, a member's offset, or any
+    multiple of the size a variable index steps over."""
+    cell = MAX_CELL
+    type_ = None  # the type the next index steps into
+    try:
+        for raw in op.rawConstantIndices.iter_values():
+            if type_ is None:
+                type_ = op.elem_type
+            elif isinstance(type_, llvm.LLVMArrayType):
+                type_ = type_.type
+            elif isinstance(type_, llvm.LLVMStructType) and raw != llvm.GEP_USE_SSA_VAL:
+                cell = min(cell, _power_of_two_in(member_offsets(type_)[raw]))
+                type_ = type_.types.data[raw]
+                continue
+            else:
+                return 1
+            size = storage(type_)[0]
+            step = size if raw == llvm.GEP_USE_SSA_VAL else raw * size
+            cell = min(cell, _power_of_two_in(step))
+    except ConversionError:  # a type with no size
+        return 1
+    return cell
