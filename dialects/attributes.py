@@ -472,6 +472,7 @@ FUNCTION_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     LOCAL_VARS_PARAM,
     CHECK_RECORD,
     LOCAL_SHADOW,
+    LOCAL_CELL,
 )
 MODULE_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     SCHEDULING_PARAMS,

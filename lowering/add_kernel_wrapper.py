@@ -201,6 +201,7 @@ class AddKernelWrapperPass(ModulePass):
                 mux_attrs.SCHEDULED_FN,
                 mux_attrs.LOCAL_VARS_PARAM,
                 mux_attrs.LOCAL_SHADOW,
+                mux_attrs.LOCAL_CELL,
             ):
                 accessor.take(wrapper, kernel)
         mux_attrs.BASE_FN_NAME.set(wrapper, base)

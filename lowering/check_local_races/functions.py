@@ -32,7 +32,15 @@ from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, memref
-from xdsl.dialects.builtin import IndexType, ModuleOp, i1, i32, i64
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    IndexType,
+    ModuleOp,
+    StringAttr,
+    i1,
+    i32,
+    i64,
+)
 from xdsl.ir import Operation, SSAValue
 
 from dialects import mux
@@ -251,6 +259,11 @@ def _report() -> func.FuncOp:
     types = [RECORD_TYPE, i64, i64, i64, i64]
     names = ["record", "race", "offset", "bytes", "site"]
     fn, b = new_function(REPORT, types, [], names)
+    # out of line and cold, as check_record's recorders: the checks inline in
+    # the work-item loops stay small
+    fn.attributes["passthrough"] = ArrayAttr(
+        [StringAttr("noinline"), StringAttr("cold")]
+    )
     record, race, offset, size, site = fn.args
     n = I64(b)
     linear = n.field(race, ls.FIRST_ID, ls.ID_MASK)
