@@ -16,34 +16,42 @@ For each kernel entry point that accesses local memory (address space 3):
 
 - a parameter `%shadow: memref<?xi64>` is appended (`mux.local_shadow` gives its
   index; `add-kernel-wrapper` allocates it with the work-group's local memory,
-  as one block: `lowering.common.local_shadow`), and the check record
+  as one block: `lowering.common.local_shadow`), with a word per cell of
+  `2**mux.local_cell` bytes (`cells.cell_shift`: the largest cell every
+  access of the kernel covers whole), and the check record
   (`lowering.common.check_record.record_param`);
 - before each access (`memref`, `vector`, `llvm` loads and stores, `atomic` and
-  `llvmx` atomics, `llvmx.memcpy` to or from local memory), a call of
-  `@__mux_check_local_access` with the access's address, size and word (its
-  kind, the local linear id, its check site: "store to local parameter
-  'scratch' at reduce.cl:19:18"); if it returns an earlier access it races
-  with, the access reports `Fault.LOCAL_RACE` with both work-items, both sites,
-  the byte offset of the access in what it accesses (the parameter its address
-  is traced to; else the work-group's local memory) (`a`) and its size (`b`);
+  `llvmx` atomics, `llvmx.memcpy` to or from local memory), its check, with its
+  access word (its kind, the local linear id, the tag of the shadow's epoch,
+  its check site: "store to local parameter 'scratch' at reduce.cl:19:18"):
+  inline for an access of one cell (the cell's word loaded and compared; only
+  if the access changes it, the word stored or updated, `functions.step`), a
+  call of `@__mux_check_local_access` for more cells. If the check finds an
+  earlier access it races with, the access reports `Fault.LOCAL_RACE` with
+  both work-items, both sites, the byte offset of the access in what it
+  accesses (the parameter its address is traced to; else the work-group's
+  local memory) (`a`) and its size (`b`);
 - after each barrier-like op (`prepare-barriers`' barriers, work-group
   collectives, and the sub-group ops `work-item-loops` schedules as barriers
   when sub-groups are wider than one work-item), the work-item counts it in a
-  private variable, `%epochs`, and calls `@__mux_check_local_epoch` with the
-  count: the first work-item past the barrier clears the shadow.
+  private variable, `%epochs`, and if the shadow's epoch is not the count (the
+  first work-item past the barrier), calls `@__mux_check_local_epoch`, which
+  sets it: the words of the older epochs count as empty from then on.
 
 **No false report.** The work-item loops run every work-item of the group to a
-barrier before any runs past it, so the first work-item past a barrier clears
-the accesses before it, and a race is only reported between accesses of one
-barrier interval. Clearing only forgets: at a sub-group op that is not a
-barrier of the group (sub-groups of one work-item), each work-item clears the
-others' accesses, which loses races (across sub-groups, between such ops) but
-never makes one up. Accesses in a function the kernel still calls are not
-checked (they are not in the shadow: races there are missed, not invented).
+barrier before any runs past it, so the first work-item past a barrier starts
+the epoch that makes the accesses before it count as empty, and a race is only
+reported between accesses of one barrier interval. A cell is always accessed
+whole, so it holds what a byte's word would. Starting an epoch only forgets: at
+a sub-group op that is not a barrier of the group (sub-groups of one work-item),
+each work-item forgets the others' accesses, which loses races (across
+sub-groups, between such ops) but never makes one up. Accesses in a function the
+kernel still calls are not checked (they are not in the shadow: races there are
+missed, not invented).
 
 **Scalar.** A kernel with checked accesses runs scalar: the copy `run-vecz`
 made of it is dropped (`mux.vecz_fail` says why). A packet of work-items would
-read a byte's word in every lane before any lane writes it, and miss the races
+read a cell's word in every lane before any lane writes it, and miss the races
 between lanes, the commonest kind (neighbours).
 
 Before: `lift-llvm-ops` (accesses as `memref` ops where they can be),

@@ -1,29 +1,35 @@
-"""The two functions `check-local-races` calls, defined once in the module.
+"""The functions `check-local-races` calls, defined once in the module, and
+the word update it inlines (`step`).
 
-`@__mux_check_local_access(%shadow, %address, %bytes, %access) -> i64` checks
-and records an access of `%bytes` bytes at `%address` (an integer) by the
-access word `%access` (`lowering.common.local_shadow`: kind, work-item, site);
-it returns 0, or the word of the earlier access it races with (its kind, its
-work-item, its site) for the first byte that races. An address outside the
-work-group's local memory is not checked (an access out of bounds is the
-bounds check's to report) and leaves the shadow alone.
+`@__mux_check_local_access(%shadow, %address, %bytes, %access, %shift) -> i64`
+checks and records an access of `%bytes` bytes at `%address` (an integer), a
+whole number of cells of `2**%shift` bytes, by the access word `%access`
+(`lowering.common.local_shadow`: kind, work-item, site, tag); it returns 0, or
+the word of the earlier access it races with (its kind, its work-item, its
+site) for the first cell that races. An address outside the work-group's
+local memory is not checked (an access out of bounds is the bounds check's to
+report) and leaves the shadow alone. (An access of one cell is checked inline
+instead.)
 
-`@__mux_check_local_epoch(%shadow, %epoch)`, called by each work-item after
-each barrier with the number of barriers it passed: if the shadow's `EPOCH` is
-not `%epoch` (this is the first work-item past the barrier), zeroes the shadow
-of every byte and sets `EPOCH`.
+`@__mux_check_local_epoch(%shadow, %epoch)`, called by the first work-item
+past a barrier (the shadow's `EPOCH` is not the number of barriers it passed,
+`%epoch`): sets `EPOCH`, and zeroes the cells' words if a word of `%epoch`'s
+tag could be of an older epoch (`local_shadow`).
 
-A byte's word `old` and the access `new` (kind `k`, work-item `v`, site `s`)
-give, when `old` is 0, `new`; when every work-item in `old` is `v` (the same
-work-item again), the stronger of the two accesses (`k >= kind(old)`: `new`,
-else `old`); otherwise (another work-item `o` accessed it) a race unless both
-are reads or both atomic, in which case `old` gets `SHARED` with `v` and `s`
-second (if it had no second yet). Merging a work-item's accesses into its
-strongest loses some races (a work-item's atomic then read, and another's
-plain read), never invents one: the word only ever claims accesses that
-happened. A write of the value the byte holds already (`UNIFORM`: several
-work-items storing one value, oclgrind's "uniform writes") is no race: it takes
-a written byte over, and leaves any other as it was.
+`@__mux_report_local_race`: the report of a race, out of line and cold.
+
+A cell's word `old` (of this epoch: a word of another tag is 0, `current`) and
+the access `new` (kind `k`, work-item `v`, site `s`) give, when `old` is 0,
+`new`; when every work-item in `old` is `v` (the same work-item again), the
+stronger of the two accesses (`k >= kind(old)`: `new`, else `old`); otherwise
+(another work-item `o` accessed it) a race unless both are reads or both atomic,
+in which case `old` gets `SHARED` with `v` and `s` second (if it had no second
+yet). Merging a work-item's accesses into its strongest loses some races (a
+work-item's atomic then read, and another's plain read), never invents one: the
+word only ever claims accesses that happened. A write of the value the cell
+holds already (`UNIFORM`: several work-items storing one value, oclgrind's
+"uniform writes") is no race: it takes a written cell over, and leaves any other
+as it was.
 """
 
 from __future__ import annotations
@@ -171,7 +177,8 @@ def current(n: I64, old: SSAValue, access: SSAValue) -> SSAValue:
 
 
 def step(n: I64, old: SSAValue, new: SSAValue) -> tuple[SSAValue, SSAValue]:
-    """The byte's next word and the race (0: none) when `new` meets `old`."""
+    """The cell's next word and the race (0: none) when `new` meets `old` (of
+    the epoch of `new`, or 0)."""
     kind = n.op(arith.AndIOp, old, ls.KIND_MASK)
     k = n.op(arith.AndIOp, new, ls.KIND_MASK)
     v = n.field(new, ls.FIRST_ID, ls.ID_MASK)
