@@ -451,6 +451,16 @@ its work-group's local memory (`check-local-races`, `lowering.common.local_shado
 a `memref<?xi64>`. Hidden from the runtime like `mux.local_vars_param`:
 `add-kernel-wrapper` allocates it per work-group, with the local memory."""
 
+LOCAL_CELL = MuxAttribute[int](
+    "mux.local_cell",
+    "is a shift: an i64 >= 0",
+    lambda a: _int(a, i64, 0),
+    lambda v: IntegerAttr(v, i64),
+)
+"""Ours, checked mode: the shadow (`mux.local_shadow`) has a word per cell of
+`2**shift` bytes of local memory (`check-local-races` chose it so that every
+local access of the kernel covers whole cells); `add-kernel-wrapper` sizes it."""
+
 
 CHECK_UNCHECKED = MuxAttribute[tuple[str, ...]](
     "mux.check_unchecked",
@@ -534,6 +544,7 @@ FUNCTION_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     LOCAL_VARS_PARAM,
     CHECK_RECORD,
     LOCAL_SHADOW,
+    LOCAL_CELL,
 )
 OP_ATTRIBUTES: tuple[MuxAttribute, ...] = (LOCAL_VARIABLE, SCHEDULE_ORDERED)
 """Those any op may carry (`on_any_op`)."""

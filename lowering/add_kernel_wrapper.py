@@ -38,7 +38,8 @@ work-group has its own.
 parameter `check-local-races` adds) gets all its work-group's local memory as one
 block, the local buffers passed by size in parameter order then the module-scope
 variables, each at the next multiple of its alignment, and the shadow of the
-block (`lowering.common.local_shadow`: one i64 per byte after a header), zeroed
+block (`lowering.common.local_shadow`: one i64 per cell of `2**mux.local_cell`
+bytes after a header), zeroed
 by `@__mux_check_local_epoch`. The shadow is hidden from the runtime too.
 
 The wrapper takes the entry-point attribute and metadata of the kernel and records
@@ -187,7 +188,8 @@ class AddKernelWrapperPass(ModulePass):
             if local_vars is not None:
                 size = const(b, local_vars.size, SIZE_T)
                 buffers.append((local_vars.index, size, local_vars.alignment))
-            values[shadow] = _local_block(b, values, params, buffers)
+            shift = mux_attrs.LOCAL_CELL.get(kernel) or 0
+            values[shadow] = _local_block(b, values, params, buffers, shift)
             for index, *_ in buffers:
                 values[index].name_hint = names[index]
         b.insert(func.CallOp(name, values, []))
@@ -199,6 +201,7 @@ class AddKernelWrapperPass(ModulePass):
                 mux_attrs.SCHEDULED_FN,
                 mux_attrs.LOCAL_VARS_PARAM,
                 mux_attrs.LOCAL_SHADOW,
+                mux_attrs.LOCAL_CELL,
             ):
                 accessor.take(wrapper, kernel)
         mux_attrs.BASE_FN_NAME.set(wrapper, base)
@@ -276,11 +279,13 @@ def _local_block(
     values: list[SSAValue],
     params: Sequence[Attribute],
     buffers: list[tuple[int, SSAValue, int]],
+    shift: int,
 ) -> SSAValue:
     """Checked mode (`mux.local_shadow`): the work-group's local memory as one
     block, each of `buffers` (parameter index, size in bytes, alignment) at the
     next multiple of its alignment, its value set in `values`; and the shadow
-    of the block (`lowering.common.local_shadow`), zeroed, which is returned."""
+    of the block (`lowering.common.local_shadow`: cells of `2**shift` bytes),
+    zeroed, which is returned."""
     end = const(b, 0, SIZE_T)
     offsets = []
     for _, size, alignment in buffers:
@@ -295,13 +300,17 @@ def _local_block(
         at = GEPOp(block, [GEP_USE_SSA_VAL], i8, [offset], result_type=LOCAL_POINTER)
         b.insert(at)
         values[index] = _as_param(b, at.result, params[index])
-    words = b.insert(arith.AddiOp(end, const(b, local_shadow.HEADER_WORDS, SIZE_T)))
+    cell = const(b, (1 << shift) - 1, SIZE_T)
+    cells = b.insert(arith.AddiOp(end, cell)).result
+    cells = b.insert(arith.ShRUIOp(cells, const(b, shift, SIZE_T))).result
+    words = b.insert(arith.AddiOp(cells, const(b, local_shadow.HEADER_WORDS, SIZE_T)))
     memory = b.insert(AllocaOp(words.result, i64, 8)).res
     shadow = b.insert(UnrealizedConversionCastOp.get([memory], [SHADOW_TYPE]))
     shadow = shadow.results[0]
     base = b.insert(PtrToIntOp(block, i64)).results[0]
     header = ((local_shadow.EPOCH, const(b, -1, i64)), (local_shadow.BASE, base))
-    for word, value in (*header, (local_shadow.BYTES, end)):
+    sizes = ((local_shadow.BYTES, end), (local_shadow.CELLS, cells))
+    for word, value in (*header, *sizes):
         b.insert(memref.StoreOp.get(value, shadow, [const(b, word)]))
     epoch = const(b, 0, i64)  # before the first barrier: zeroes the shadow
     b.insert(func.CallOp(local_shadow.NEXT_EPOCH, [shadow, epoch], []))

@@ -163,6 +163,8 @@ class CheckRecord:
 
         def site(word: int) -> str:
             number = int(w[word])
+            if number < 0:  # the race check's site field overflowed
+                return "an access at an unknown site"
             return sites[number] if 0 <= number < len(sites) else f"site {number}"
 
         def ids(word: int) -> tuple[int, int, int]:

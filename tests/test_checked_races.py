@@ -243,6 +243,58 @@ def test_the_same_loop_without_its_second_barrier_races():
     assert "load from local parameter 'tile'" in message
 
 
+def barriers_in_a_loop(count: int) -> str:
+    """`count` barriers, one per iteration of a loop."""
+    return (
+        f"""
+  %count = arith.constant {count} : index
+  scf.for %i = %c0 to %count step %c1 {{
+"""
+        + BARRIER.format(id=7)
+        + "  }\n"
+    )
+
+
+@pytest.mark.parametrize("count", [255, 256, 257, 512])
+def test_an_access_a_multiple_of_256_barriers_later_is_no_race(count: int):
+    # the shadow's words carry the epoch's low 8 bits: a word of epoch 0
+    # would look like one of epoch 256 had the words not been zeroed when
+    # the epoch left its block of 256
+    out = run_kernel(STORE_MINE + barriers_in_a_loop(count) + READ_NEXT)
+    ids = np.arange(32).reshape(4, 8)
+    np.testing.assert_array_equal(out, np.roll(ids, -1, axis=1).ravel())
+
+
+def test_a_race_after_300_barriers_is_caught():
+    message = race(
+        barriers_in_a_loop(300)
+        + """
+  memref.store %v, %tile[%c0] : memref<?xi32, 3>
+"""
+    )
+    assert "store to local parameter 'tile'" in message
+    assert "(byte offset 0, 4 bytes)" in message
+
+
+def test_a_word_written_and_one_of_its_bytes_read_race():
+    # a byte access makes the kernel's cells a byte: the word's write and the
+    # read of its byte 2 meet in that byte's word
+    message = race("""
+  %is0 = arith.cmpi eq, %lid, %c0 : index
+  scf.if %is0 {
+    memref.store %v, %tile[%c0] : memref<?xi32, 3>
+  }
+  %is1 = arith.cmpi eq, %lid, %c1 : index
+  scf.if %is1 {
+    %p = builtin.unrealized_conversion_cast %tile : memref<?xi32, 3> to !llvm.ptr<3>
+    %b = llvm.getelementptr %p[2] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+    %x = llvm.load %b : !llvm.ptr<3> -> i8
+  }
+""")
+    assert "store to local parameter 'tile'" in message
+    assert "load from local parameter 'tile'" in message
+
+
 BYTES = """
 func.func @k(%out: memref<?xi8, 1>, %bytes: memref<?xi8, 3>)
     attributes {mux.kernel = "entry-point"} {

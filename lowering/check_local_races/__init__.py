@@ -16,34 +16,42 @@ For each kernel entry point that accesses local memory (address space 3):
 
 - a parameter `%shadow: memref<?xi64>` is appended (`mux.local_shadow` gives its
   index; `add-kernel-wrapper` allocates it with the work-group's local memory,
-  as one block: `lowering.common.local_shadow`), and the check record
+  as one block: `lowering.common.local_shadow`), with a word per cell of
+  `2**mux.local_cell` bytes (`cells.cell_shift`: the largest cell every
+  access of the kernel covers whole), and the check record
   (`lowering.common.check_record.record_param`);
 - before each access (`memref`, `vector`, `llvm` loads and stores, `atomic` and
-  `llvmx` atomics, `llvmx.memcpy` to or from local memory), a call of
-  `@__mux_check_local_access` with the access's address, size and word (its
-  kind, the local linear id, its check site: "store to local parameter
-  'scratch' at reduce.cl:19:18"); if it returns an earlier access it races
-  with, the access reports `Fault.LOCAL_RACE` with both work-items, both sites,
-  the byte offset of the access in what it accesses (the parameter its address
-  is traced to; else the work-group's local memory) (`a`) and its size (`b`);
+  `llvmx` atomics, `llvmx.memcpy` to or from local memory), its check, with its
+  access word (its kind, the local linear id, the tag of the shadow's epoch,
+  its check site: "store to local parameter 'scratch' at reduce.cl:19:18"):
+  inline for an access of one cell (the cell's word loaded and compared; only
+  if the access changes it, the word stored or updated, `functions.step`), a
+  call of `@__mux_check_local_access` for more cells. If the check finds an
+  earlier access it races with, the access reports `Fault.LOCAL_RACE` with
+  both work-items, both sites, the byte offset of the access in what it
+  accesses (the parameter its address is traced to; else the work-group's
+  local memory) (`a`) and its size (`b`);
 - after each barrier-like op (`prepare-barriers`' barriers, work-group
   collectives, and the sub-group ops `work-item-loops` schedules as barriers
   when sub-groups are wider than one work-item), the work-item counts it in a
-  private variable, `%epochs`, and calls `@__mux_check_local_epoch` with the
-  count: the first work-item past the barrier clears the shadow.
+  private variable, `%epochs`, and if the shadow's epoch is not the count (the
+  first work-item past the barrier), calls `@__mux_check_local_epoch`, which
+  sets it: the words of the older epochs count as empty from then on.
 
 **No false report.** The work-item loops run every work-item of the group to a
-barrier before any runs past it, so the first work-item past a barrier clears
-the accesses before it, and a race is only reported between accesses of one
-barrier interval. Clearing only forgets: at a sub-group op that is not a
-barrier of the group (sub-groups of one work-item), each work-item clears the
-others' accesses, which loses races (across sub-groups, between such ops) but
-never makes one up. Accesses in a function the kernel still calls are not
-checked (they are not in the shadow: races there are missed, not invented).
+barrier before any runs past it, so the first work-item past a barrier starts
+the epoch that makes the accesses before it count as empty, and a race is only
+reported between accesses of one barrier interval. A cell is always accessed
+whole, so it holds what a byte's word would. Starting an epoch only forgets: at
+a sub-group op that is not a barrier of the group (sub-groups of one work-item),
+each work-item forgets the others' accesses, which loses races (across
+sub-groups, between such ops) but never makes one up. Accesses in a function the
+kernel still calls are not checked (they are not in the shadow: races there are
+missed, not invented).
 
 **Scalar.** A kernel with checked accesses runs scalar: the copy `run-vecz`
 made of it is dropped (`mux.vecz_fail` says why). A packet of work-items would
-read a byte's word in every lane before any lane writes it, and miss the races
+read a cell's word in every lane before any lane writes it, and miss the races
 between lanes, the commonest kind (neighbours).
 
 Before: `lift-llvm-ops` (accesses as `memref` ops where they can be),
@@ -81,9 +89,10 @@ from dialects import atomic, llvmx, mux
 from dialects import attributes as mux_attrs
 from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
 from lowering.check_local_races import functions
+from lowering.check_local_races.cells import cell_shift
 from lowering.common import local_shadow as ls
 from lowering.common.access_sites import describe_location, targets
-from lowering.common.builders import build_if, const
+from lowering.common.builders import build_if, build_if_else, const
 from lowering.common.check_record import add_site, record_param, to_i64
 from lowering.common.functions import (
     append_arguments,
@@ -210,17 +219,20 @@ def _instrument(fn: func.FuncOp, accesses: list[_Access]) -> None:
     shadow = append_arguments(fn, [ls.SHADOW_TYPE])[0]
     shadow.name_hint = "local_shadow"
     mux_attrs.LOCAL_SHADOW.set(fn, len(fn.args) - 1)
+    shift = cell_shift(fn, accesses)
+    mux_attrs.LOCAL_CELL.set(fn, shift)
     record = record_param(fn)
     barriers = [op for op in fn.walk() if isinstance(op, INLINED)]
     for access in accesses:
-        _check(fn, access, shadow, record)
+        _check(fn, access, shadow, record, shift)
     if barriers:
         _count_epochs(fn, shadow, barriers)
 
 
 def _count_epochs(fn: func.FuncOp, shadow: SSAValue, barriers: list[Operation]) -> None:
-    """The work-item's count of barriers passed, a private variable, and the
-    call after each barrier that starts the epoch (`local_shadow.EPOCH`)."""
+    """The work-item's count of barriers passed, a private variable, and after
+    each barrier, if the shadow's `EPOCH` is not the count (the first
+    work-item past it), the call that starts the epoch."""
     entry = fn.body.blocks.first
     assert entry is not None and entry.first_op is not None
     b = Builder(InsertPoint.before(entry.first_op))
@@ -234,29 +246,30 @@ def _count_epochs(fn: func.FuncOp, shadow: SSAValue, barriers: list[Operation]) 
         count = after.insert(memref.LoadOp.get(epochs, [at])).res
         count = after.insert(arith.AddiOp(count, const(after, 1, i64))).result
         after.insert(memref.StoreOp.get(count, epochs, [at]))
-        after.insert(func.CallOp(functions.NEXT_EPOCH, [shadow, count], []))
+        held = after.insert(memref.LoadOp.get(shadow, [const(after, ls.EPOCH)])).res
+        new = after.insert(arith.CmpiOp(held, count, "ne")).result
+
+        def start(inner: Builder, count: SSAValue = count) -> None:
+            inner.insert(func.CallOp(functions.NEXT_EPOCH, [shadow, count], []))
+
+        build_if(after, new, start)
 
 
 def _check(
-    fn: func.FuncOp, access: _Access, shadow: SSAValue, record: SSAValue
+    fn: func.FuncOp, access: _Access, shadow: SSAValue, record: SSAValue, shift: int
 ) -> None:
-    """The call checking `access`, and the report if it races."""
+    """The check of `access`: inline for an access of one cell, else a call;
+    and the report if it races."""
     b = Builder(InsertPoint.before(access.op))
     site = add_site(fn, _site_text(fn, access))
     address = _address(b, access)
     size = _size(b, access.size)
-    item = b.insert(mux.GetLocalLinearIdOp()).result
-    item = b.insert(arith.IndexCastOp(item, i64)).result
-    item = b.insert(arith.ShLIOp(item, const(b, ls.FIRST_ID, i64))).result
-    word = const(b, ls.access_word(access.kind, 0, site), i64)
-    word = b.insert(arith.OrIOp(item, word)).result
-    same = _same_value(b, access.op) if access.kind == ls.WRITE else None
-    if same is not None:
-        flag = const(b, ls.UNIFORM, i64)
-        flag = b.insert(arith.SelectOp(same, flag, const(b, 0, i64))).result
-        word = b.insert(arith.OrIOp(word, flag)).result
-    call = b.insert(func.CallOp(functions.ACCESS, [shadow, address, size, word], [i64]))
-    race = call.results[0]
+    word = _access_word(b, access, shadow, site)
+    if access.size == 1 << shift:
+        race = _check_cell(functions.I64(b), shadow, address, word, shift)
+    else:
+        args = [shadow, address, size, word, const(b, shift, i64)]
+        race = b.insert(func.CallOp(functions.ACCESS, args, [i64])).results[0]
     racing = b.insert(arith.CmpiOp(race, const(b, 0, i64), "ne")).result
 
     def reported(inner: Builder) -> None:
@@ -272,6 +285,67 @@ def _check(
         inner.insert(func.CallOp(functions.REPORT, args, []))
 
     build_if(b, racing, reported)
+
+
+def _access_word(b: Builder, access: _Access, shadow: SSAValue, site: int) -> SSAValue:
+    """The word `access` leaves in a cell nobody accessed (`local_shadow`): its
+    kind, work-item, site, the tag of the shadow's epoch; `UNIFORM` if it
+    stores the value held already."""
+    item = b.insert(mux.GetLocalLinearIdOp()).result
+    item = b.insert(arith.IndexCastOp(item, i64)).result
+    item = b.insert(arith.ShLIOp(item, const(b, ls.FIRST_ID, i64))).result
+    word = const(b, ls.access_word(access.kind, 0, site), i64)
+    word = b.insert(arith.OrIOp(item, word)).result
+    epoch = b.insert(memref.LoadOp.get(shadow, [const(b, ls.EPOCH)])).res
+    tag = b.insert(arith.ShLIOp(epoch, const(b, ls.TAG_SHIFT, i64))).result
+    tag = b.insert(arith.AndIOp(tag, const(b, ls.TAG_MASK, i64))).result
+    word = b.insert(arith.OrIOp(word, tag)).result
+    same = _same_value(b, access.op) if access.kind == ls.WRITE else None
+    if same is not None:
+        flag = const(b, ls.UNIFORM, i64)
+        flag = b.insert(arith.SelectOp(same, flag, const(b, 0, i64))).result
+        word = b.insert(arith.OrIOp(word, flag)).result
+    return word
+
+
+def _check_cell(
+    n: functions.I64, shadow: SSAValue, address: SSAValue, word: SSAValue, shift: int
+) -> SSAValue:
+    """The inline check of an access of one cell; the race (0: none). Unless
+    the access leaves the cell's word as it is, the word becomes the access's
+    if it is of an older epoch (the first access of the cell since the
+    barrier: no race; a uniform write leaves it empty), else its update
+    (`functions.step`). An access outside the block uses the `SCRATCH` word
+    instead (the bounds check reports it), its race ignored: no branch."""
+    b = n.b
+    base = b.insert(memref.LoadOp.get(shadow, [const(b, ls.BASE)])).res
+    cell = n.op(arith.ShRUIOp, n.op(arith.SubiOp, address, base), shift)
+    cells = b.insert(memref.LoadOp.get(shadow, [const(b, ls.CELLS)])).res
+    inside = n.cmp("ult", cell, cells)
+    index = n.select(inside, n.op(arith.AddiOp, cell, ls.HEADER_WORDS), n.c(ls.SCRATCH))
+    at = b.insert(arith.IndexCastOp(index, IndexType())).result
+    old = b.insert(memref.LoadOp.get(shadow, [at])).res
+
+    def update(slow: Builder) -> list[SSAValue]:
+        k = functions.I64(slow)
+        new, race = functions.step(k, old, word)
+        slow.insert(memref.StoreOp.get(new, shadow, [at]))
+        return [race]
+
+    def first(first: Builder) -> list[SSAValue]:
+        k = functions.I64(first)
+        uniform = k.cmp("ne", k.op(arith.AndIOp, word, ls.UNIFORM), 0)
+        first.insert(memref.StoreOp.get(k.select(uniform, k.c(0), word), shadow, [at]))
+        return [k.c(0)]
+
+    def changed(slow: Builder) -> list[SSAValue]:
+        k = functions.I64(slow)
+        fresh = k.cmp("ne", functions.current(k, old, word), 0)
+        return list(build_if_else(slow, fresh, [i64], update, first).results)
+
+    same = functions.unchanged(n, old, word)
+    race = build_if_else(b, same, [i64], lambda e: [const(e, 0, i64)], changed)
+    return n.select(inside, race.results[0], n.c(0))
 
 
 def _same_value(b: Builder, op: Operation) -> SSAValue | None:

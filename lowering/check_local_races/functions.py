@@ -1,29 +1,35 @@
-"""The two functions `check-local-races` calls, defined once in the module.
+"""The functions `check-local-races` calls, defined once in the module, and
+the word update it inlines (`step`).
 
-`@__mux_check_local_access(%shadow, %address, %bytes, %access) -> i64` checks
-and records an access of `%bytes` bytes at `%address` (an integer) by the
-access word `%access` (`lowering.common.local_shadow`: kind, work-item, site);
-it returns 0, or the word of the earlier access it races with (its kind, its
-work-item, its site) for the first byte that races. An address outside the
-work-group's local memory is not checked (an access out of bounds is the
-bounds check's to report) and leaves the shadow alone.
+`@__mux_check_local_access(%shadow, %address, %bytes, %access, %shift) -> i64`
+checks and records an access of `%bytes` bytes at `%address` (an integer), a
+whole number of cells of `2**%shift` bytes, by the access word `%access`
+(`lowering.common.local_shadow`: kind, work-item, site, tag); it returns 0, or
+the word of the earlier access it races with (its kind, its work-item, its
+site) for the first cell that races. An address outside the work-group's
+local memory is not checked (an access out of bounds is the bounds check's to
+report) and leaves the shadow alone. (An access of one cell is checked inline
+instead.)
 
-`@__mux_check_local_epoch(%shadow, %epoch)`, called by each work-item after
-each barrier with the number of barriers it passed: if the shadow's `EPOCH` is
-not `%epoch` (this is the first work-item past the barrier), zeroes the shadow
-of every byte and sets `EPOCH`.
+`@__mux_check_local_epoch(%shadow, %epoch)`, called by the first work-item
+past a barrier (the shadow's `EPOCH` is not the number of barriers it passed,
+`%epoch`): sets `EPOCH`, and zeroes the cells' words if a word of `%epoch`'s
+tag could be of an older epoch (`local_shadow`).
 
-A byte's word `old` and the access `new` (kind `k`, work-item `v`, site `s`)
-give, when `old` is 0, `new`; when every work-item in `old` is `v` (the same
-work-item again), the stronger of the two accesses (`k >= kind(old)`: `new`,
-else `old`); otherwise (another work-item `o` accessed it) a race unless both
-are reads or both atomic, in which case `old` gets `SHARED` with `v` and `s`
-second (if it had no second yet). Merging a work-item's accesses into its
-strongest loses some races (a work-item's atomic then read, and another's
-plain read), never invents one: the word only ever claims accesses that
-happened. A write of the value the byte holds already (`UNIFORM`: several
-work-items storing one value, oclgrind's "uniform writes") is no race: it takes
-a written byte over, and leaves any other as it was.
+`@__mux_report_local_race`: the report of a race, out of line and cold.
+
+A cell's word `old` (of this epoch: a word of another tag is 0, `current`) and
+the access `new` (kind `k`, work-item `v`, site `s`) give, when `old` is 0,
+`new`; when every work-item in `old` is `v` (the same work-item again), the
+stronger of the two accesses (`k >= kind(old)`: `new`, else `old`); otherwise
+(another work-item `o` accessed it) a race unless both are reads or both atomic,
+in which case `old` gets `SHARED` with `v` and `s` second (if it had no second
+yet). Merging a work-item's accesses into its strongest loses some races (a
+work-item's atomic then read, and another's plain read), never invents one: the
+word only ever claims accesses that happened. A write of the value the cell
+holds already (`UNIFORM`: several work-items storing one value, oclgrind's
+"uniform writes") is no race: it takes a written cell over, and leaves any other
+as it was.
 """
 
 from __future__ import annotations
@@ -32,7 +38,15 @@ from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, memref
-from xdsl.dialects.builtin import IndexType, ModuleOp, i1, i32, i64
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    IndexType,
+    ModuleOp,
+    StringAttr,
+    i1,
+    i32,
+    i64,
+)
 from xdsl.ir import Operation, SSAValue
 
 from dialects import mux
@@ -52,7 +66,7 @@ NEXT_EPOCH = ls.NEXT_EPOCH
 REPORT = "__mux_report_local_race"
 
 
-class _I64:
+class I64:
     """Terse i64 arithmetic at a builder."""
 
     def __init__(self, b: Builder):
@@ -92,12 +106,12 @@ def define(module: ModuleOp) -> None:
 def _access() -> func.FuncOp:
     fn, b = new_function(
         ACCESS,
-        [ls.SHADOW_TYPE, i64, i64, i64],
+        [ls.SHADOW_TYPE, i64, i64, i64, i64],
         [i64],
-        ["shadow", "address", "bytes", "access"],
+        ["shadow", "address", "bytes", "access", "shift"],
     )
-    shadow, address, size, access = fn.args
-    n = _I64(b)
+    shadow, address, size, access, shift = fn.args
+    n = I64(b)
     base = _load(b, shadow, const(b, ls.BASE))
     offset = n.op(arith.SubiOp, address, base)
     end = n.op(arith.AddiOp, offset, size)
@@ -108,37 +122,30 @@ def _access() -> func.FuncOp:
     )
 
     def check(inner: Builder) -> list[SSAValue]:
-        first = inner.insert(arith.IndexCastOp(offset, IndexType())).result
+        m = I64(inner)
+        first = m.op(arith.ShRUIOp, offset, shift)
+        first = inner.insert(arith.IndexCastOp(first, IndexType())).result
         first = inner.insert(arith.AddiOp(first, const(inner, ls.HEADER_WORDS)))
-        count = inner.insert(arith.IndexCastOp(size, IndexType())).result
+        count = m.op(arith.ShRUIOp, size, shift)
+        count = inner.insert(arith.IndexCastOp(count, IndexType())).result
 
-        # an access that leaves the word as it is: the same one again, or one
-        # more read (atomic access) of a byte several work-items read (accessed
-        # atomically); the common case of a loop over local memory
-        m = _I64(inner)
-        shared_kind = m.op(arith.OrIOp, m.op(arith.AndIOp, access, ls.KIND_MASK), 4)
-
-        def byte(body: Builder, i: SSAValue, found: list[SSAValue]) -> list[SSAValue]:
+        def cell(body: Builder, i: SSAValue, found: list[SSAValue]) -> list[SSAValue]:
             at = body.insert(arith.AddiOp(first.result, i)).result
+            n = I64(body)
             old = _load(body, shadow, at)
-            n = _I64(body)
-            same = n.op(
-                arith.OrIOp,
-                n.cmp("eq", old, access),
-                n.cmp("eq", n.op(arith.AndIOp, old, 7), shared_kind),
-            )
+            same = unchanged(n, old, access)
 
-            def step(slow: Builder) -> list[SSAValue]:
-                new, race = _step(_I64(slow), old, access)
+            def update(slow: Builder) -> list[SSAValue]:
+                k = I64(slow)
+                new, race = step(k, current(k, old, access), access)
                 slow.insert(memref.StoreOp.get(new, shadow, [at]))
-                k = _I64(slow)
                 return [k.select(k.cmp("ne", found[0], 0), found[0], race)]
 
-            kept = build_if_else(body, same, [i64], lambda _: [found[0]], step)
+            kept = build_if_else(body, same, [i64], lambda _: [found[0]], update)
             return [kept.results[0]]
 
         loop = build_for_carrying(
-            inner, const(inner, 0), count, const(inner, 1), [const(inner, 0, i64)], byte
+            inner, const(inner, 0), count, const(inner, 1), [const(inner, 0, i64)], cell
         )
         return [loop.results[0]]
 
@@ -147,8 +154,31 @@ def _access() -> func.FuncOp:
     return fn
 
 
-def _step(n: _I64, old: SSAValue, new: SSAValue) -> tuple[SSAValue, SSAValue]:
-    """The byte's next word and the race (0: none) when `new` meets `old`."""
+def unchanged(n: I64, old: SSAValue, access: SSAValue) -> SSAValue:
+    """Whether `access` leaves the word `old` as it is (an i1): the same access
+    again, or one more read (atomic access) of a cell several work-items read
+    (accessed atomically) in this epoch; the common case of a loop over local
+    memory, which needs no update."""
+    keep = ls.KIND_MASK | ls.SHARED | ls.TAG_MASK
+    shared = n.op(arith.OrIOp, n.op(arith.AndIOp, access, keep), ls.SHARED)
+    return n.op(
+        arith.OrIOp,
+        n.cmp("eq", old, access),
+        n.cmp("eq", n.op(arith.AndIOp, old, keep), shared),
+    )
+
+
+def current(n: I64, old: SSAValue, access: SSAValue) -> SSAValue:
+    """The word `old` as `access` sees it: 0 (empty) if it is of another
+    epoch than `access` (its tag differs)."""
+    tag = n.op(arith.XOrIOp, old, access)
+    same = n.cmp("eq", n.op(arith.AndIOp, tag, ls.TAG_MASK), 0)
+    return n.select(same, old, n.c(0))
+
+
+def step(n: I64, old: SSAValue, new: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """The cell's next word and the race (0: none) when `new` meets `old` (of
+    the epoch of `new`, or 0)."""
     kind = n.op(arith.AndIOp, old, ls.KIND_MASK)
     k = n.op(arith.AndIOp, new, ls.KIND_MASK)
     v = n.field(new, ls.FIRST_ID, ls.ID_MASK)
@@ -190,15 +220,24 @@ def _step(n: _I64, old: SSAValue, new: SSAValue) -> tuple[SSAValue, SSAValue]:
 
 
 def _epoch() -> func.FuncOp:
+    """Called when `%epoch` is not the shadow's `EPOCH`: sets it, and zeroes
+    the cells if a word of its tag could be of an older epoch."""
     fn, b = new_function(NEXT_EPOCH, [ls.SHADOW_TYPE, i64], [], ["shadow", "epoch"])
     shadow, epoch = fn.args
     at = const(b, ls.EPOCH)
-    n = _I64(b)
-    is_new = n.cmp("ne", _load(b, shadow, at), epoch)
+    n = I64(b)
+    was = _load(b, shadow, at)
+    later = n.cmp("sgt", epoch, was)
+    block = n.cmp(
+        "eq",
+        n.op(arith.ShRSIOp, epoch, ls.TAG_BITS),
+        n.op(arith.ShRSIOp, was, ls.TAG_BITS),
+    )
+    fresh = n.op(arith.AndIOp, later, block)
 
     def zero(inner: Builder) -> None:
-        size = _load(inner, shadow, const(inner, ls.BYTES))
-        count = inner.insert(arith.IndexCastOp(size, IndexType())).result
+        cells = _load(inner, shadow, const(inner, ls.CELLS))
+        count = inner.insert(arith.IndexCastOp(cells, IndexType())).result
         first = const(inner, ls.HEADER_WORDS)
         end = inner.insert(arith.AddiOp(first, count)).result
         zero_word = const(inner, 0, i64)
@@ -207,9 +246,9 @@ def _epoch() -> func.FuncOp:
             body.insert(memref.StoreOp.get(zero_word, shadow, [i]))
 
         build_for(inner, first, end, const(inner, 1), clear)
-        inner.insert(memref.StoreOp.get(epoch, shadow, [at]))
 
-    build_if(b, is_new, zero)
+    build_if(b, n.not_(fresh), zero)
+    b.insert(memref.StoreOp.get(epoch, shadow, [at]))
     b.insert(func.ReturnOp())
     return fn
 
@@ -227,8 +266,13 @@ def _report() -> func.FuncOp:
     types = [RECORD_TYPE, i64, i64, i64, i64]
     names = ["record", "race", "offset", "bytes", "site"]
     fn, b = new_function(REPORT, types, [], names)
+    # out of line and cold, as check_record's recorders: the checks inline in
+    # the work-item loops stay small
+    fn.attributes["passthrough"] = ArrayAttr(
+        [StringAttr("noinline"), StringAttr("cold")]
+    )
     record, race, offset, size, site = fn.args
-    n = _I64(b)
+    n = I64(b)
     linear = n.field(race, ls.FIRST_ID, ls.ID_MASK)
     linear = b.insert(arith.IndexCastOp(linear, IndexType())).result
     sizes = _ids(b, mux.GetLocalSizeOp)
@@ -247,12 +291,19 @@ def _report() -> func.FuncOp:
         local_id=_ids(b, mux.GetLocalIdOp),
         a=offset,
         b=size,
-        site2=n.field(race, ls.FIRST_SITE, ls.SITE_MASK),
+        site2=_site(n, race),
         global_id2=_global_ids(b, other),
         local_id2=other,
     )
     b.insert(func.ReturnOp())
     return fn
+
+
+def _site(n: I64, race: SSAValue) -> SSAValue:
+    """The other access's site, -1 (the runtime says it is unknown) if it did
+    not fit its field."""
+    site = n.field(race, ls.FIRST_SITE, ls.SITE_MASK)
+    return n.select(n.cmp("eq", site, ls.UNKNOWN_SITE), n.c(-1), site)
 
 
 def _ids(b: Builder, query: Callable[[SSAValue], Operation]) -> list[SSAValue]:

@@ -12,25 +12,36 @@ address is then a byte offset in the block, `address - base`, which indexes
 the shadow: no access has to be traced back to the buffer it is in.
 
 **The shadow**, a `memref<?xi64>` in private memory, is `HEADER_WORDS` words
-then one word per byte of the block, all zero at the start of the work-group:
+then one word per *cell* of the block: `2**shift` bytes, `shift` chosen per
+kernel by `check-local-races` (`mux.local_cell`) so that every local access of
+the kernel covers whole cells (it starts at a multiple of the cell size in the
+block and its size is one), which makes a word per cell exactly as precise as
+a word per byte. The header:
 
-- `EPOCH`: the number of barriers the shadow's accesses are after. Each
-  work-item counts the barriers it passes (a private variable, which
+- `EPOCH`: the number of barriers the shadow's current accesses are after.
+  Each work-item counts the barriers it passes (a private variable, which
   `work-item-loops` keeps per work-item across barriers); the first work-item
-  past barrier `e` finds `EPOCH` != `e`, zeroes the words of the block and sets
-  `EPOCH` to `e`. The work-item loops run every work-item of the group to the
-  barrier before any goes on, so the shadow then holds the accesses since the
-  last barrier only: a race is only ever reported between two accesses of one
-  barrier interval;
-- `BASE`: the block's address; `BYTES`: its size.
+  past barrier `e` finds `EPOCH` != `e` and sets it. Every word carries the
+  epoch it was written in (its low `TAG_BITS` bits, the *tag*): a word of
+  another tag counts as empty, so a new epoch costs no clearing. The words
+  are zeroed only when the tag could repeat: when `e` leaves the block of
+  `2**TAG_BITS` epochs `EPOCH` was in, or goes back (a sub-group op that is no
+  barrier of the group), and at the start of the work-group (`EPOCH` -1). So a
+  word of the current tag was written in this very epoch. The work-item loops
+  run every work-item of the group to the barrier before any goes on: a race
+  is only ever reported between two accesses of one barrier interval;
+- `BASE`: the block's address; `BYTES`: its size; `CELLS`: its cells (the
+  words after the header); `SCRATCH`: a word the inline check of an access
+  outside the block reads and writes instead of a cell (its result ignored).
 
-**A byte's word** says how the byte was accessed since the last barrier
-(0: not at all): bits 0-1 the strongest access, `ATOMIC` < `READ` < `WRITE`;
+**A cell's word** says how the cell was accessed in the epoch of its tag (0:
+not at all): bits 0-1 the strongest access, `ATOMIC` < `READ` < `WRITE`;
 bit 2 `SHARED`, set when a second work-item accessed it compatibly (both read,
-or both atomically); the local linear id of the first work-item (bits 3-15)
-and of the second (16-28); the check site of the first's access (bits 32-47)
-and of the second's (48-63). An access is the word it would leave in a byte
-nobody accessed: its kind, its work-item, its site.
+or both atomically); the local linear id of the first work-item (bits 3-12)
+and of the second (13-22); the tag (bits 24-31); the check site of the first's
+access (bits 32-47) and of the second's (48-63), `UNKNOWN_SITE` for a site
+past the field. An access is the word it would leave in a cell nobody
+accessed: its kind, its work-item, its site, the tag of its epoch.
 """
 
 from __future__ import annotations
@@ -52,33 +63,42 @@ NEXT_EPOCH = "__mux_check_local_epoch"
 EPOCH = 0
 BASE = 1
 BYTES = 2
-HEADER_WORDS = 4
+CELLS = 3
+SCRATCH = 4
+HEADER_WORDS = 5
 
 ATOMIC = 1
 READ = 2
 WRITE = 3
 KIND_MASK = 3
 SHARED = 4
-ID_BITS = 13
+ID_BITS = 10
+"""The device's work-groups have at most 1024 work-items (`device.HOST`),
+local linear ids 0-1023: the runtime refuses larger groups."""
 FIRST_ID = 3
-SECOND_ID = 16
+SECOND_ID = 13
 ID_MASK = (1 << ID_BITS) - 1
+UNIFORM = 1 << 23
+"""In an access word: a write of the value the memory holds already (a
+"uniform write": several work-items storing one value), which is no race."""
+TAG_BITS = 8
+TAG_SHIFT = 24
+TAG_MASK = ((1 << TAG_BITS) - 1) << TAG_SHIFT
 SITE_BITS = 16
 FIRST_SITE = 32
 SECOND_SITE = 48
 SITE_MASK = (1 << SITE_BITS) - 1
-UNIFORM = 1 << 29
-"""In an access word: a write of the value the memory holds already (a
-"uniform write": several work-items storing one value), which is no race."""
+UNKNOWN_SITE = SITE_MASK
+"""The site field of an access whose site number does not fit: the message
+then says the site is unknown rather than name a wrong one."""
 MAX_ITEMS = 1 << ID_BITS
-"""Work-items a work-group may have for the check (device's maximum: 1024)."""
 
 KIND_WORDS = {ATOMIC: "atomic access", READ: "read", WRITE: "write"}
 
 
 def access_word(kind: int, item: int, site: int) -> int:
     """The word of an access (a constant part, without the work-item: `item` 0)."""
-    return kind | item << FIRST_ID | min(site, SITE_MASK) << FIRST_SITE
+    return kind | item << FIRST_ID | min(site, UNKNOWN_SITE) << FIRST_SITE
 
 
 def block_offsets(sizes: list[int]) -> list[int]:

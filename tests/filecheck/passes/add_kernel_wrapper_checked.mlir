@@ -4,9 +4,10 @@
 // (mux.local_shadow, check-local-races) gets its work-group's local memory as one
 // block: the local buffers passed by size, each at the next multiple of 128 bytes,
 // then the module-scope variables at the next multiple of their alignment; and the
-// shadow, 4 header words and one word per byte of the block, its header set (an
-// epoch no work-item is in, the block's address, its size) and its words zeroed
-// by @__mux_check_local_epoch. Neither the shadow nor the module-scope buffer is
+// shadow, 5 header words and one word per cell of 2**mux.local_cell bytes of the
+// block (cells of 4 bytes here), its header set (an epoch no work-item is in, the
+// block's address, its size, its cells) and its words zeroed by
+// @__mux_check_local_epoch. Neither the shadow nor the module-scope buffer is
 // in MuxPackedArgs.
 
 // CHECK-LABEL: func.func @"k.mux-kernel-wrapper"(%packed_args: !llvm.ptr, %wg: !llvm.ptr)
@@ -35,8 +36,12 @@
 // CHECK-NEXT:    %[[PV:.*]] = llvm.getelementptr %[[LOCAL]][%[[AT2]]]
 // CHECK-NEXT:    %local_vars = builtin.unrealized_conversion_cast %[[PV]] : !llvm.ptr<3> to memref<272xi8, 3 : i64>
 // The shadow.
-// CHECK-NEXT:    %[[HEADER:.*]] = arith.constant 4 : i64
-// CHECK-NEXT:    %[[WORDS:.*]] = arith.addi %[[END]], %[[HEADER]] : i64
+// CHECK-NEXT:    %[[ROUND:.*]] = arith.constant 3 : i64
+// CHECK-NEXT:    %[[UP:.*]] = arith.addi %[[END]], %[[ROUND]] : i64
+// CHECK-NEXT:    %[[SHIFT:.*]] = arith.constant 2 : i64
+// CHECK-NEXT:    %[[CELLS:.*]] = arith.shrui %[[UP]], %[[SHIFT]] : i64
+// CHECK-NEXT:    %[[HEADER:.*]] = arith.constant 5 : i64
+// CHECK-NEXT:    %[[WORDS:.*]] = arith.addi %[[CELLS]], %[[HEADER]] : i64
 // CHECK-NEXT:    %[[MEMORY:.*]] = llvm.alloca %[[WORDS]] x i64 {alignment = 8 : i64} : (i64) -> !llvm.ptr
 // CHECK-NEXT:    %[[SHADOW:.*]] = builtin.unrealized_conversion_cast %[[MEMORY]] : !llvm.ptr to memref<?xi64>
 // CHECK-NEXT:    %[[BASE:.*]] = llvm.ptrtoint %[[LOCAL]] : !llvm.ptr<3> to i64
@@ -47,10 +52,12 @@
 // CHECK-NEXT:    memref.store %[[BASE]], %[[SHADOW]][%[[W1]]] : memref<?xi64>
 // CHECK-NEXT:    %[[W2:.*]] = arith.constant 2 : index
 // CHECK-NEXT:    memref.store %[[END]], %[[SHADOW]][%[[W2]]] : memref<?xi64>
+// CHECK-NEXT:    %[[W3:.*]] = arith.constant 3 : index
+// CHECK-NEXT:    memref.store %[[CELLS]], %[[SHADOW]][%[[W3]]] : memref<?xi64>
 // CHECK-NEXT:    %[[FIRST:.*]] = arith.constant 0 : i64
 // CHECK-NEXT:    func.call @__mux_check_local_epoch(%[[SHADOW]], %[[FIRST]]) : (memref<?xi64>, i64) -> ()
 // CHECK-NEXT:    func.call @k(%out, %a, %b, %local_vars, %[[SHADOW]], %wi, %wg)
-func.func @k(%out: memref<?xf32, 1>, %a: memref<?xf32, 3>, %b: memref<?xi32, 3>, %local_vars: memref<272xi8, 3>, %local_shadow: memref<?xi64>, %wi: !llvm.ptr, %wg: !llvm.ptr) attributes {mux.kernel = "entry-point", mux.scheduled_fn = array<i32: 5, 6>, mux.local_vars_param = array<i64: 3, 272, 16>, mux.local_shadow = 4 : i64} {
+func.func @k(%out: memref<?xf32, 1>, %a: memref<?xf32, 3>, %b: memref<?xi32, 3>, %local_vars: memref<272xi8, 3>, %local_shadow: memref<?xi64>, %wi: !llvm.ptr, %wg: !llvm.ptr) attributes {mux.kernel = "entry-point", mux.scheduled_fn = array<i32: 5, 6>, mux.local_vars_param = array<i64: 3, 272, 16>, mux.local_shadow = 4 : i64, mux.local_cell = 2 : i64} {
   func.return
 }
 func.func private @__mux_check_local_epoch(memref<?xi64>, i64)
