@@ -12,7 +12,7 @@
 // CHECK:         %[[P:.*]] = builtin.unrealized_conversion_cast %sums : memref<8xf32, 3 : i64> to !llvm.ptr<3>
 // CHECK-NEXT:    %[[BASE:.*]] = llvm.ptrtoint %[[P]] : !llvm.ptr<3> to i64
 // CHECK:         %[[ADDRESS:.*]] = arith.addi %[[BASE]], %{{.*}} : i64
-// CHECK:         scf.if %{{.*}} {
+// CHECK:         scf.if %{{[0-9a-z_]+}} {
 // CHECK-NEXT:      %[[Q:.*]] = builtin.unrealized_conversion_cast %sums : memref<8xf32, 3 : i64> to !llvm.ptr<3>
 // CHECK-NEXT:      %[[START:.*]] = llvm.ptrtoint %[[Q]] : !llvm.ptr<3> to i64
 // CHECK-NEXT:      %[[OFFSET:.*]] = arith.subi %[[ADDRESS]], %[[START]] : i64
