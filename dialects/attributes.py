@@ -42,6 +42,8 @@ spec                           our attribute (accessor)
 (ours: no spec name)           on a load or store `replace-wgc` makes of an
                                accumulator: `mux.schedule_ordered`
                                (`SCHEDULE_ORDERED`)
+(ours: no spec name)           on a load of memory the kernel never changes:
+                               `mux.invariant_load` (`INVARIANT_LOAD`)
 (ours: checked mode)           `mux.check_record = 3 : i64` (`CHECK_RECORD`)
 (ours: checked mode)           on the module: `mux.check_sites = ["store to
                                ...", ...]` (`CHECK_SITES`),
@@ -419,6 +421,20 @@ the fold's. Checked mode's race check leaves such an access out: it is no race
 under the schedule the compiler itself chose."""
 
 
+INVARIANT_LOAD = MuxAttribute[bool](
+    "mux.invariant_load",
+    "is a unit attribute",
+    _flag,
+    lambda v: UnitAttr(),
+    on_any_op=True,
+)
+"""Ours, no spec name: on a `memref.load` or `llvm.load` of memory nothing
+changes while the kernel runs (checked mode's buffer sizes, which the runtime
+writes to the check record before the launch). `convert-to-llvm` keeps it and
+the backend emits LLVM's `!invariant.load`, so that LLVM may hoist the load out
+of the work-item loops and merge it across stores to other memory."""
+
+
 CHECK_RECORD = MuxAttribute[int](
     "mux.check_record",
     "is a parameter index: an i64 >= 0",
@@ -546,7 +562,11 @@ FUNCTION_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     LOCAL_SHADOW,
     LOCAL_CELL,
 )
-OP_ATTRIBUTES: tuple[MuxAttribute, ...] = (LOCAL_VARIABLE, SCHEDULE_ORDERED)
+OP_ATTRIBUTES: tuple[MuxAttribute, ...] = (
+    LOCAL_VARIABLE,
+    SCHEDULE_ORDERED,
+    INVARIANT_LOAD,
+)
 """Those any op may carry (`on_any_op`)."""
 MODULE_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     SCHEDULING_PARAMS,

@@ -256,7 +256,9 @@ class _Checker:
             )
         if element == 0:
             word = const(b, cr.param_word(param))
-            value = b.insert(memref.LoadOp.get(self.record, [word])).res
+            load = b.insert(memref.LoadOp.get(self.record, [word]))
+            mux_attrs.INVARIANT_LOAD.set(load, True)  # the runtime wrote it
+            value = load.res
         else:
             size = b.insert(arith.IndexCastOp(self._extent(b, param, 0), IndexType()))
             value = b.insert(arith.DivUIOp(size.result, const(b, element))).result

@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
+from dialects import attributes as mux_attrs
 from lowering.common.layout import from_memory, memory_type, to_memory
 from lowering.common.llvm_types import convert_type, natural_alignment
 from lowering.to_llvm.building import element_pointer
@@ -57,6 +58,8 @@ def convert_load(
     if alignment is None:
         alignment = natural_alignment(stored)
     load = rewriter.insert(llvm.LoadOp(pointer, stored, alignment, ordering))
+    if mux_attrs.INVARIANT_LOAD.get(op):
+        mux_attrs.INVARIANT_LOAD.set(load, True)
     value = from_memory(rewriter, load.dereferenced_value, result_type)
     replace_op(rewriter, op, [value])
 

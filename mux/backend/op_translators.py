@@ -34,6 +34,7 @@ from xdsl.dialects import llvm
 from xdsl.ir import Block, Operation, SSAValue
 
 from dialects import llvmx
+from dialects.attributes import INVARIANT_LOAD
 from mux.backend.errors import TranslationError
 from mux.backend.llvmlite_instructions import (
     AtomicRMWInstruction,
@@ -218,6 +219,9 @@ def _load(op: llvm.LoadOp, builder, values, blocks) -> None:
     ordering = op.ordering.value.data
     if ordering == 0:
         convert_op(op, builder, values, blocks)
+        if INVARIANT_LOAD.get(op):
+            load = values[op.dereferenced_value]
+            load.set_metadata("invariant.load", builder.module.add_metadata([]))
         return
     result_type = convert_type(op.dereferenced_value.type)
     values[op.dereferenced_value] = builder.load_atomic(

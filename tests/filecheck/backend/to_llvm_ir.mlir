@@ -68,6 +68,15 @@ llvm.func @vadd(%a: !llvm.ptr<1> {llvm.noalias}, %b: !llvm.ptr<1> {llvm.noalias}
   llvm.return
 }
 
+// A load marked `mux.invariant_load` (memory the kernel never writes) is LLVM's
+// `!invariant.load`, whose node is empty.
+// CHECK-LABEL: define i64 @"invariant"(ptr %"p")
+// CHECK:       load i64, ptr %"p", !invariant.load ![[EMPTY:[0-9]+]]
+llvm.func @invariant(%p: !llvm.ptr<1>) -> i64 {
+  %v = llvm.load %p {mux.invariant_load} : !llvm.ptr<1> -> i64
+  llvm.return %v : i64
+}
+
 // The llvmx ops: addrspacecast is the identity once every space is 0.
 // CHECK-LABEL: define i32 @"atomics"(ptr %"p", i32 %"v", float %"f")
 // CHECK-NEXT: {
@@ -163,3 +172,6 @@ llvm.func @lanes(%a: vector<4xf32>, %b: vector<4xf32>) -> vector<4xf32> {
 // and the hint, no unrolling at run time.
 // CHECK: ![[HINT:[0-9]+]] = !{ !"llvm.loop.unroll.runtime.disable" }
 // CHECK-NEXT: ![[LOOP]] = !{ ![[LOOP]], ![[HINT]] }
+
+// The metadata nodes come last: the invariant load's is empty.
+// CHECK: ![[EMPTY]] = !{ }

@@ -27,15 +27,15 @@ func.func @access(%a: memref<?xf32, 1>, %b: memref<?x4x8xi16, 3>, %i: index, %j:
 // -----
 
 // A 0-d memref is its pointer; an index element is an i64; a nontemporal store
-// stays nontemporal.
+// stays nontemporal, an invariant load invariant.
 func.func @scalar(%s: memref<index, 1>, %v: memref<?xvector<4xf32>, 1>, %i: index) {
-  %x = memref.load %s[] : memref<index, 1>
+  %x = memref.load %s[] {mux.invariant_load} : memref<index, 1>
   memref.store %x, %s[] {nontemporal = true} : memref<index, 1>
   %w = memref.load %v[%i] : memref<?xvector<4xf32>, 1>
   func.return
 }
 // CHECK-LABEL: llvm.func @scalar(%s: !llvm.ptr<1>, %v: !llvm.ptr<1>, %i: i64) {
-// CHECK-NEXT:    %x = llvm.load %s {alignment = 8 : i64} : !llvm.ptr<1> -> i64
+// CHECK-NEXT:    %x = llvm.load %s {mux.invariant_load, alignment = 8 : i64} : !llvm.ptr<1> -> i64
 // CHECK-NEXT:    llvm.store %x, %s {alignment = 8 : i64, nontemporal} : i64, !llvm.ptr<1>
 // CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %v[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, vector<4xf32>
 // CHECK-NEXT:    %w = llvm.load %[[P]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>

@@ -18,7 +18,7 @@
 // CHECK:      func.func @vadd(%a: memref<?xf32, 1 : i64>, %c: memref<?xf32, 1 : i64>, %[[RECORD:.*]]: memref<?xi64, 1 : i64>)
 // CHECK-SAME:    mux.check_record = 2 : i64
 // CHECK-NEXT:    %[[WORD:.*]] = arith.constant 35 : index
-// CHECK-NEXT:    %[[BYTES:.*]] = memref.load %[[RECORD]][%[[WORD]]] : memref<?xi64, 1 : i64>
+// CHECK-NEXT:    %[[BYTES:.*]] = memref.load %[[RECORD]][%[[WORD]]] {mux.invariant_load} : memref<?xi64, 1 : i64>
 // CHECK-NEXT:    %[[BYTESI:.*]] = arith.index_cast %[[BYTES]] : i64 to index
 // CHECK-NEXT:    %[[SIZE:.*]] = arith.constant 4 : index
 // CHECK-NEXT:    %[[COUNT:.*]] = arith.divui %[[BYTESI]], %[[SIZE]] : index

@@ -9,7 +9,7 @@
 // CHECK:      "load from parameter 'a' (memref<?xf32, 1 : i64>) or parameter 'b' (memref<?xf32, 1 : i64>) at
 // CHECK-LABEL: func.func @select
 // CHECK-NEXT:    %[[W:.*]] = arith.constant 35 : index
-// CHECK-NEXT:    %[[BYTES:.*]] = memref.load %{{.*}}[%[[W]]] : memref<?xi64, 1 : i64>
+// CHECK-NEXT:    %[[BYTES:.*]] = memref.load %{{.*}}[%[[W]]] {mux.invariant_load} : memref<?xi64, 1 : i64>
 // CHECK:         %[[P:.*]] = llvm.ptrtoint %e : !llvm.ptr<1> to i64
 // CHECK-NEXT:    %[[SIZE:.*]] = arith.constant 4 : i64
 // CHECK-NEXT:    %[[A:.*]] = builtin.unrealized_conversion_cast %a : memref<?xf32, 1 : i64> to !llvm.ptr<1>
