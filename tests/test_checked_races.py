@@ -121,6 +121,15 @@ func.func @k(%out: memref<?xi32, 1>, %tile: memref<?xi32, 3>)
 STORE_MINE = """
   memref.store %v, %tile[%lid] : memref<?xi32, 3>
 """
+CHANGE_MINE = """
+  %held = memref.load %tile[%lid] : memref<?xi32, 3>
+  %one = arith.constant 1 : i32
+  %changed = arith.addi %held, %one : i32
+  memref.store %changed, %tile[%lid] : memref<?xi32, 3>
+"""
+"""A write of a value the element does not hold: a store of the value held
+already (a uniform write) is no race, and local memory starts with whatever
+an earlier launch left there, so a race test's writes must change it."""
 READ_NEXT = """
   %next = arith.addi %lid, %c1 : index
   %wrapped = arith.remui %next, %n : index
@@ -158,7 +167,10 @@ def race(body: str, groups: int = 1) -> str:
 def test_two_work_items_writing_one_element():
     message = race("""
   %half = arith.divui %lid, %c2 : index
-  memref.store %v, %tile[%half] : memref<?xi32, 3>
+  %held = memref.load %tile[%half] : memref<?xi32, 3>
+  %one = arith.constant 1 : i32
+  %changed = arith.addi %held, %one : i32
+  memref.store %changed, %tile[%half] : memref<?xi32, 3>
 """)
     assert "store to local parameter 'tile'" in message
     assert "local id (1, 0, 0)" in message and "local id (0, 0, 0)" in message
@@ -166,7 +178,7 @@ def test_two_work_items_writing_one_element():
 
 
 def test_reading_a_neighbours_element_without_a_barrier():
-    message = race(STORE_MINE + READ_NEXT)
+    message = race(CHANGE_MINE + READ_NEXT)
     # work-item 0 reads tile[1] before work-item 1 writes it
     assert message.count("local parameter 'tile'") == 2
     assert "store to local parameter 'tile'" in message
@@ -187,7 +199,9 @@ def test_an_atomic_and_a_plain_access_race():
   %one = arith.constant 1 : i32
   %first = arith.cmpi eq, %lid, %c0 : index
   scf.if %first {
-    memref.store %one, %tile[%c0] : memref<?xi32, 3>
+    %held = memref.load %tile[%c0] : memref<?xi32, 3>
+    %changed = arith.addi %held, %one : i32
+    memref.store %changed, %tile[%c0] : memref<?xi32, 3>
   }
   %old = atomic.rmw add monotonic %tile[%c0], %one : memref<?xi32, 3>
 """)
@@ -278,11 +292,16 @@ def test_a_race_after_300_barriers_is_caught():
 
 def test_a_word_written_and_one_of_its_bytes_read_race():
     # a byte access makes the kernel's cells a byte: the word's write and the
-    # read of its byte 2 meet in that byte's word
+    # read of its byte 2 meet in that byte's word. The write stores what the
+    # word held plus one: a store of the value held already is no race (a
+    # uniform write), and local memory starts with whatever it holds
     message = race("""
   %is0 = arith.cmpi eq, %lid, %c0 : index
   scf.if %is0 {
-    memref.store %v, %tile[%c0] : memref<?xi32, 3>
+    %held = memref.load %tile[%c0] : memref<?xi32, 3>
+    %one = arith.constant 1 : i32
+    %other = arith.addi %held, %one : i32
+    memref.store %other, %tile[%c0] : memref<?xi32, 3>
   }
   %is1 = arith.cmpi eq, %lid, %c1 : index
   scf.if %is1 {
