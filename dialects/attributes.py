@@ -324,14 +324,18 @@ uses no local memory, so that the attribute can always be present after
 `compute-local-memory-usage`.
 """
 
-NO_SUBGROUPS = MuxAttribute[bool](
-    "mux.no_subgroups", "is a unit attribute", _flag, lambda v: UnitAttr()
-)
+
+def _unit(name: str, on_any_op: bool = False) -> MuxAttribute[bool]:
+    """A unit attribute: present (True) or absent."""
+    return MuxAttribute[bool](
+        name, "is a unit attribute", _flag, lambda v: UnitAttr(), on_any_op=on_any_op
+    )
+
+
+NO_SUBGROUPS = _unit("mux.no_subgroups")
 """"mux-no-subgroups": the function does not explicitly use sub-groups."""
 
-DEGENERATE_SUBGROUPS = MuxAttribute[bool](
-    "mux.degenerate_subgroups", "is a unit attribute", _flag, lambda v: UnitAttr()
-)
+DEGENERATE_SUBGROUPS = _unit("mux.degenerate_subgroups")
 """"mux-degenerate-subgroups": one sub-group spans the whole work-group."""
 
 REQD_SUB_GROUP_SIZE = MuxAttribute[int](
@@ -406,13 +410,7 @@ cast): which variable, where in the buffer, how large. Checked mode checks an
 access through that address against the variable alone, and names it."""
 
 
-SCHEDULE_ORDERED = MuxAttribute[bool](
-    "mux.schedule_ordered",
-    "is a unit attribute",
-    _flag,
-    lambda v: UnitAttr(),
-    on_any_op=True,
-)
+SCHEDULE_ORDERED = _unit("mux.schedule_ordered", on_any_op=True)
 """Ours, no spec name: on a load or store of a work-group collective's
 accumulator that `replace-wgc` makes after a `linear` barrier. Every work-item of
 the group makes it with no barrier between them, on purpose: the barrier
@@ -421,13 +419,7 @@ the fold's. Checked mode's race check leaves such an access out: it is no race
 under the schedule the compiler itself chose."""
 
 
-INVARIANT_LOAD = MuxAttribute[bool](
-    "mux.invariant_load",
-    "is a unit attribute",
-    _flag,
-    lambda v: UnitAttr(),
-    on_any_op=True,
-)
+INVARIANT_LOAD = _unit("mux.invariant_load", on_any_op=True)
 """Ours, no spec name: on a `memref.load` or `llvm.load` of memory nothing
 changes while the kernel runs (checked mode's buffer sizes, which the runtime
 writes to the check record before the launch). `convert-to-llvm` keeps it and
