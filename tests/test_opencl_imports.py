@@ -16,8 +16,17 @@ import mux
 RNG = np.random.default_rng(23)
 
 
-def run(source: str, kernel: str, *args, global_size: int, local_size: int = 4):
-    program = mux.compile(source, language="opencl", name=f"{kernel}.cl")
+def run(
+    source: str,
+    kernel: str,
+    *args,
+    global_size: int,
+    local_size: int = 4,
+    checked: bool = False,
+):
+    program = mux.compile(
+        source, language="opencl", name=f"{kernel}.cl", checked=checked
+    )
     program.kernel(kernel)(*args, global_size=global_size, local_size=local_size)
 
 
@@ -114,14 +123,16 @@ __kernel void structs(__global int *out, int k) {
 """
 
 
+@pytest.mark.parametrize("checked", [False, True], ids=["unchecked", "checked"])
 @pytest.mark.parametrize("k", [0, 1])
-def test_a_constant_table_of_structs_and_a_struct_passed_by_value(k):
+def test_a_constant_table_of_structs_and_a_struct_passed_by_value(k, checked):
     """`__constant` structs with strings, vectors and padding in their
     initialiser; a struct argument (`byval`) the callee changes leaves the
-    caller's unchanged; nested structs clang names before it defines them."""
+    caller's unchanged; nested structs clang names before it defines them.
+    Checked mode checks the loads and stores of whole structs too."""
     n = 9
     out = np.zeros(n, np.int32)
-    run(STRUCTS, "structs", out, np.int32(k), global_size=n)
+    run(STRUCTS, "structs", out, np.int32(k), global_size=n, checked=checked)
     g = np.arange(n)
     entry = np.where((g + k) & 1, ord("d") + 4 * -7 + 5, ord("b") + 2 * 42 + 1)
     np.testing.assert_array_equal(out, (g + 5 + k + 100) * 1000 + g + entry)

@@ -18,7 +18,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from dialects import atomic, llvmx
 from lowering.common.layout import memory_type, storage
-from lowering.common.llvm_types import bit_width, element_type
+from lowering.common.llvm_types import ConversionError, bit_width, element_type
 
 
 @dataclass(frozen=True)
@@ -44,8 +44,14 @@ def access_bytes(type_: Attribute) -> int:
         return -(-bit_width(element_type(scalar)) * lanes // 8)
     try:
         return -(-bit_width(scalar) // 8)
-    except (AssertionError, ValueError, TypeError, NotImplementedError):
-        return storage(type_)[0]
+    except (
+        ConversionError,
+        AssertionError,
+        ValueError,
+        TypeError,
+        NotImplementedError,
+    ):
+        return storage(type_)[0]  # a struct or an array: no bit width
 
 
 def _lanes(type_: Attribute) -> int:
