@@ -87,7 +87,7 @@ from dialects import attributes as mux_attrs
 from dialects import llvmx, mux
 from lowering.common import check_record as cr
 from lowering.common.access_sites import Target, describe_location, targets
-from lowering.common.builders import const
+from lowering.common.builders import build_if_else, const
 from lowering.common.functions import calls_in, functions
 from lowering.common.inlining import inline_call
 from lowering.common.layout import storage
@@ -323,18 +323,15 @@ class _Checker:
             past = f.insert(llvm.ICmpOp(indices, limit, uge)).res
             return f.insert(arith.AndIOp(past, mask)).result, iota
 
+        def lane_by_lane(inner: Builder) -> list[SSAValue]:
+            any_bad = _reduce(inner, outside(inner)[0], "or", i1)
+            return [inner.insert(arith.XOrIOp(any_bad, const(inner, 1, i1))).result]
+
         whole = _range_ok(b, linear, count, lanes)
-        lane_by_lane = Block()
-        inner = Builder(InsertPoint.at_end(lane_by_lane))
-        any_bad = _reduce(inner, outside(inner)[0], "or", i1)
-        inner.insert(
-            scf.YieldOp(inner.insert(arith.XOrIOp(any_bad, const(inner, 1, i1))))
+        inside = build_if_else(
+            b, whole, [i1], lambda y: [const(y, 1, i1)], lane_by_lane
         )
-        inside = Block()
-        yes = Builder(InsertPoint.at_end(inside))
-        yes.insert(scf.YieldOp(const(yes, 1, i1)))
-        ok = b.insert(scf.IfOp(whole, [i1], Region(inside), Region(lane_by_lane)))
-        ok = ok.results[0]
+        ok = inside.results[0]
 
         def details(f: Builder) -> tuple[SSAValue, SSAValue, SSAValue | None]:
             bad, iota = outside(f)

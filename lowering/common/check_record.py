@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
@@ -53,12 +53,12 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from dialects import atomic, mux
 from dialects.attributes import CHECK_RECORD, CHECK_SITES
-from lowering.common.builders import const
+from lowering.common.builders import build_if, const
 from lowering.common.functions import append_arguments
 
 
@@ -297,12 +297,13 @@ class DeferredReport:
         more = b.insert(arith.AddiOp(count, const(b, 1, i64))).result
         b.insert(memref.StoreOp.get(more, self.slots[3], [first]))
         none = b.insert(arith.CmpiOp(count, const(b, 0, i64), "eq")).result
-        inner = Builder(InsertPoint.at_end(then := Block()))
-        values = (const(inner, site + 1, i64), a, b_)
-        for slot, value in zip(self.slots, values, strict=False):
-            inner.insert(memref.StoreOp.get(to_i64(inner, value), slot, [first]))
-        inner.insert(scf.YieldOp())
-        b.insert(scf.IfOp(none, [], Region(then)))
+
+        def keep(inner: Builder) -> None:
+            values = (const(inner, site + 1, i64), a, b_)
+            for slot, value in zip(self.slots, values, strict=False):
+                inner.insert(memref.StoreOp.get(to_i64(inner, value), slot, [first]))
+
+        build_if(b, none, keep)
 
     def finish(self) -> None:
         """Before each return of the function: the kept fault reported (its
@@ -317,12 +318,14 @@ class DeferredReport:
                 b.insert(memref.LoadOp.get(slot, [first])).res for slot in self.slots
             )
             kept = b.insert(arith.CmpiOp(site, const(b, 0, i64), "ne")).result
-            inner = Builder(InsertPoint.at_end(then := Block()))
-            one = const(inner, 1, i64)
-            number = inner.insert(arith.SubiOp(site, one)).result
-            report_call(inner, self.fn, self.record, self.kind, number, a=a, b=b_)
-            others = inner.insert(arith.SubiOp(count, one)).result
-            at = const(inner, COUNT)
-            inner.insert(atomic.RMWOp("add", "monotonic", self.record, [at], others))
-            inner.insert(scf.YieldOp())
-            b.insert(scf.IfOp(kept, [], Region(then)))
+
+            def report(inner: Builder, site=site, a=a, b_=b_, count=count) -> None:
+                one = const(inner, 1, i64)
+                number = inner.insert(arith.SubiOp(site, one)).result
+                report_call(inner, self.fn, self.record, self.kind, number, a=a, b=b_)
+                others = inner.insert(arith.SubiOp(count, one)).result
+                at = const(inner, COUNT)
+                rmw = atomic.RMWOp("add", "monotonic", self.record, [at], others)
+                inner.insert(rmw)
+
+            build_if(b, kept, report)
