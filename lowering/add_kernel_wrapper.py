@@ -312,6 +312,6 @@ def _local_block(
     sizes = ((local_shadow.BYTES, end), (local_shadow.CELLS, cells))
     for word, value in (*header, *sizes):
         b.insert(memref.StoreOp.get(value, shadow, [const(b, word)]))
-    epoch = const(b, 0, i64)  # before the first barrier: zeroes the shadow
-    b.insert(func.CallOp(local_shadow.NEXT_EPOCH, [shadow, epoch], []))
+    # epoch 0, before the first barrier: its tag 0 zeroes the cells
+    b.insert(func.CallOp(local_shadow.NEXT_EPOCH, [shadow], []))
     return shadow

@@ -189,6 +189,16 @@ def test_reading_a_neighbours_element_without_a_barrier():
 NEIGHBOUR_WITH_BARRIER = STORE_MINE + BARRIER.format(id=0) + READ_NEXT
 
 
+def test_a_read_past_a_barrier_on_a_path_not_taken_is_checked():
+    # the reads after a barrier in a store-free interval are not checked;
+    # a barrier in a branch nobody takes leaves the store and the read in one
+    # interval, so this read is checked, and races
+    never = "  %never = arith.cmpi ugt, %lid, %n : index\n  scf.if %never {\n"
+    message = race(CHANGE_MINE + never + BARRIER.format(id=0) + "  }\n" + READ_NEXT)
+    assert "store to local parameter 'tile'" in message
+    assert "load from local parameter 'tile'" in message
+
+
 def test_a_barrier_between_is_no_race():
     out = run_kernel(NEIGHBOUR_WITH_BARRIER)
     np.testing.assert_array_equal(out, run_kernel(NEIGHBOUR_WITH_BARRIER, False))

@@ -31,23 +31,23 @@ For each kernel entry point that accesses local memory (address space 3):
   both work-items, both sites, the byte offset of the access in what it
   accesses (the parameter its address is traced to; else the work-group's
   local memory) (`a`) and its size (`b`);
-- after each barrier-like op (`prepare-barriers`' barriers, work-group
-  collectives, and the sub-group ops `work-item-loops` schedules as barriers
-  when sub-groups are wider than one work-item), the work-item counts it in a
-  private variable, `%epochs`, and if the shadow's epoch is not the count (the
-  first work-item past the barrier), calls `@__mux_check_local_epoch`, which
-  sets it: the words of the older epochs count as empty from then on.
+- but a read in a barrier interval where nothing writes local memory or
+  accesses it atomically (`intervals`: the kernel's code cut at the barriers
+  of the group, in connected pieces): a read races only with a write, and
+  such a read is left unchecked (transpose's and sgemm_tiled's reads of their
+  tiles). The epochs are not the kernel's to count: the barrier wrapper of
+  `work-item-loops` starts the shadow's next epoch after each barrier
+  (`local_shadow`), so the work-item loops keep no per-work-item counter and
+  the regions keep their bound functions.
 
 **No false report.** The work-item loops run every work-item of the group to a
-barrier before any runs past it, so the first work-item past a barrier starts
-the epoch that makes the accesses before it count as empty, and a race is only
-reported between accesses of one barrier interval. A cell is always accessed
-whole, so it holds what a byte's word would. Starting an epoch only forgets: at
-a sub-group op that is not a barrier of the group (sub-groups of one work-item),
-each work-item forgets the others' accesses, which loses races (across
-sub-groups, between such ops) but never makes one up. Accesses in a function the
-kernel still calls are not checked (they are not in the shadow: races there are
-missed, not invented).
+barrier before any runs past it, and the wrapper starts the next epoch
+between the two, which makes the accesses before the barrier count as empty:
+a race is only reported between accesses of one barrier interval. A cell is
+always accessed whole, so it holds what a byte's word would. A sub-group op
+that is no barrier of the group (sub-groups of one work-item) starts no epoch
+and orders nothing. Accesses in a function the kernel still calls are not
+checked (they are not in the shadow: races there are missed, not invented).
 
 **Scalar.** A kernel with checked accesses runs scalar: the copy `run-vecz`
 made of it is dropped (`mux.vecz_fail` says why). A packet of work-items would
@@ -57,8 +57,8 @@ between lanes, the commonest kind (neighbours).
 Before: `lift-llvm-ops` (accesses as `memref` ops where they can be),
 `prepare-barriers` (barriers in the kernel, numbered), `replace-module-scope-vars`
 (module-scope locals as a parameter), `check-access-bounds` in checked mode.
-After: `work-item-loops` (the epochs' counter lives across barriers per
-work-item), `add-kernel-wrapper` (allocates the local memory and the shadow).
+After: `work-item-loops` (starts the epochs), `add-kernel-wrapper` (allocates
+the local memory and the shadow).
 """
 
 from __future__ import annotations
@@ -90,6 +90,7 @@ from dialects import attributes as mux_attrs
 from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
 from lowering.check_local_races import functions
 from lowering.check_local_races.cells import cell_shift
+from lowering.check_local_races.intervals import interval_classes
 from lowering.common import local_shadow as ls
 from lowering.common.access_sites import describe_location, targets
 from lowering.common.builders import build_if, build_if_else, const
@@ -103,7 +104,6 @@ from lowering.common.functions import (
     functions as module_functions,
 )
 from lowering.common.layout import storage
-from lowering.prepare_barriers import INLINED
 
 ATOMICS = (
     atomic.RMWOp,
@@ -135,7 +135,7 @@ class CheckLocalRacesPass(ModulePass):
     name = "check-local-races"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        work = [(k, _accesses(k)) for k in kernel_entry_points(op)]
+        work = [(k, _to_check(k, _accesses(k))) for k in kernel_entry_points(op)]
         work = [(k, a) for k, a in work if a]
         if work:
             functions.define(op)
@@ -163,6 +163,26 @@ def _keep_scalar(module: ModuleOp, kernel: func.FuncOp) -> None:
 
 def _accesses(fn: func.FuncOp) -> list[_Access]:
     return [a for op in fn.walk() for a in _local_accesses(op)]
+
+
+def _to_check(fn: func.FuncOp, accesses: list[_Access]) -> list[_Access]:
+    """`accesses` but the reads that cannot race: those in an interval class
+    (`intervals`) where no local memory is written or accessed atomically."""
+    class_of = interval_classes(fn.body)
+    if class_of is None:
+        return accesses
+    writing = {class_of(op) for op in fn.walk() if _writes_local(op)}
+    return [a for a in accesses if a.kind != ls.READ or class_of(a.op) in writing]
+
+
+def _writes_local(op: Operation) -> bool:
+    """Whether `op` writes local memory or accesses it atomically, checked or
+    not (masked, ordered by the schedule)."""
+    return any(
+        address_space_of(target.ref.type) == ADDRESS_SPACE_LOCAL
+        and _kind(op, number) != ls.READ
+        for number, target in enumerate(targets(op))
+    )
 
 
 def _local_accesses(op: Operation) -> list[_Access]:
@@ -222,37 +242,8 @@ def _instrument(fn: func.FuncOp, accesses: list[_Access]) -> None:
     shift = cell_shift(fn, accesses)
     mux_attrs.LOCAL_CELL.set(fn, shift)
     record = record_param(fn)
-    barriers = [op for op in fn.walk() if isinstance(op, INLINED)]
     for access in accesses:
         _check(fn, access, shadow, record, shift)
-    if barriers:
-        _count_epochs(fn, shadow, barriers)
-
-
-def _count_epochs(fn: func.FuncOp, shadow: SSAValue, barriers: list[Operation]) -> None:
-    """The work-item's count of barriers passed, a private variable, and after
-    each barrier, if the shadow's `EPOCH` is not the count (the first
-    work-item past it), the call that starts the epoch."""
-    entry = fn.body.blocks.first
-    assert entry is not None and entry.first_op is not None
-    b = Builder(InsertPoint.before(entry.first_op))
-    epochs = b.insert(memref.AllocaOp.get(i64, shape=[1])).memref
-    epochs.name_hint = "epochs"
-    zero = const(b, 0)
-    b.insert(memref.StoreOp.get(const(b, 0, i64), epochs, [zero]))
-    for barrier in barriers:
-        after = Builder(InsertPoint.after(barrier))
-        at = const(after, 0)
-        count = after.insert(memref.LoadOp.get(epochs, [at])).res
-        count = after.insert(arith.AddiOp(count, const(after, 1, i64))).result
-        after.insert(memref.StoreOp.get(count, epochs, [at]))
-        held = after.insert(memref.LoadOp.get(shadow, [const(after, ls.EPOCH)])).res
-        new = after.insert(arith.CmpiOp(held, count, "ne")).result
-
-        def start(inner: Builder, count: SSAValue = count) -> None:
-            inner.insert(func.CallOp(functions.NEXT_EPOCH, [shadow, count], []))
-
-        build_if(after, new, start)
 
 
 def _check(

@@ -11,10 +11,10 @@ local memory is not checked (an access out of bounds is the bounds check's to
 report) and leaves the shadow alone. (An access of one cell is checked inline
 instead.)
 
-`@__mux_check_local_epoch(%shadow, %epoch)`, called by the first work-item
-past a barrier (the shadow's `EPOCH` is not the number of barriers it passed,
-`%epoch`): sets `EPOCH`, and zeroes the cells' words if a word of `%epoch`'s
-tag could be of an older epoch (`local_shadow`).
+`@__mux_check_local_epoch(%shadow)`, called by the barrier wrapper after each
+barrier (and by the kernel wrapper at the group's start): starts the next
+epoch, `EPOCH` + 1, and zeroes the cells' words when its tag comes back to 0
+(`local_shadow`).
 
 `@__mux_report_local_race`: the report of a race, out of line and cold.
 
@@ -220,20 +220,14 @@ def step(n: I64, old: SSAValue, new: SSAValue) -> tuple[SSAValue, SSAValue]:
 
 
 def _epoch() -> func.FuncOp:
-    """Called when `%epoch` is not the shadow's `EPOCH`: sets it, and zeroes
-    the cells if a word of its tag could be of an older epoch."""
-    fn, b = new_function(NEXT_EPOCH, [ls.SHADOW_TYPE, i64], [], ["shadow", "epoch"])
-    shadow, epoch = fn.args
+    """Starts the next epoch: `EPOCH` + 1, and the cells zeroed when its tag
+    comes back to 0 (a word of that tag could be of an older epoch)."""
+    fn, b = new_function(NEXT_EPOCH, [ls.SHADOW_TYPE], [], ["shadow"])
+    shadow = fn.args[0]
     at = const(b, ls.EPOCH)
     n = I64(b)
-    was = _load(b, shadow, at)
-    later = n.cmp("sgt", epoch, was)
-    block = n.cmp(
-        "eq",
-        n.op(arith.ShRSIOp, epoch, ls.TAG_BITS),
-        n.op(arith.ShRSIOp, was, ls.TAG_BITS),
-    )
-    fresh = n.op(arith.AndIOp, later, block)
+    epoch = n.op(arith.AddiOp, _load(b, shadow, at), 1)
+    tag = n.op(arith.AndIOp, epoch, (1 << ls.TAG_BITS) - 1)
 
     def zero(inner: Builder) -> None:
         cells = _load(inner, shadow, const(inner, ls.CELLS))
@@ -247,7 +241,7 @@ def _epoch() -> func.FuncOp:
 
         build_for(inner, first, end, const(inner, 1), clear)
 
-    build_if(b, n.not_(fresh), zero)
+    build_if(b, n.cmp("eq", tag, 0), zero)
     b.insert(memref.StoreOp.get(epoch, shadow, [at]))
     b.insert(func.ReturnOp())
     return fn

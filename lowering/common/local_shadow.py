@@ -18,18 +18,16 @@ the kernel covers whole cells (it starts at a multiple of the cell size in the
 block and its size is one), which makes a word per cell exactly as precise as
 a word per byte. The header:
 
-- `EPOCH`: the number of barriers the shadow's current accesses are after.
-  Each work-item counts the barriers it passes (a private variable, which
-  `work-item-loops` keeps per work-item across barriers); the first work-item
-  past barrier `e` finds `EPOCH` != `e` and sets it. Every word carries the
-  epoch it was written in (its low `TAG_BITS` bits, the *tag*): a word of
-  another tag counts as empty, so a new epoch costs no clearing. The words
-  are zeroed only when the tag could repeat: when `e` leaves the block of
-  `2**TAG_BITS` epochs `EPOCH` was in, or goes back (a sub-group op that is no
-  barrier of the group), and at the start of the work-group (`EPOCH` -1). So a
-  word of the current tag was written in this very epoch. The work-item loops
-  run every work-item of the group to the barrier before any goes on: a race
-  is only ever reported between two accesses of one barrier interval;
+- `EPOCH`: the number of barriers of the group passed so far. The barrier
+  wrapper of `work-item-loops` starts the next epoch after each barrier,
+  before the work-item loops of the region after it
+  (`@__mux_check_local_epoch`): every work-item of the group has reached the
+  barrier then, and none has gone past it. Every word carries the epoch it
+  was written in (its low `TAG_BITS` bits, the *tag*): a word of another tag
+  counts as empty, so a new epoch costs no clearing. The words are zeroed
+  when the tag comes back to 0 (every `2**TAG_BITS` epochs), and at the start
+  of the work-group (epoch 0). So a word of the current tag was written in
+  this very barrier interval;
 - `BASE`: the block's address; `BYTES`: its size; `CELLS`: its cells (the
   words after the header); `SCRATCH`: a word the inline check of an access
   outside the block reads and writes instead of a cell (its result ignored).
@@ -58,7 +56,7 @@ SHADOW_TYPE = MemRefType(i64, [DYNAMIC_INDEX])
 ACCESS = "__mux_check_local_access"
 """The function checking an access (`check-local-races` defines both)."""
 NEXT_EPOCH = "__mux_check_local_epoch"
-"""The function clearing the shadow when a work-item enters a new epoch."""
+"""The function starting the shadow's next epoch (after a barrier)."""
 
 EPOCH = 0
 BASE = 1

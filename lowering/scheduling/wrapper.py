@@ -13,7 +13,10 @@ private) and, when `@k` has barriers (or collectives scheduled as barriers,
   `@k.mux-barrier-region.<i>` (`lowering.scheduling.region_functions`), perhaps with
   a bound function `@k.mux-barrier-bound.<i>` (`lowering.scheduling.bounds`), and
   the wrapper allocates the live storage and has one block per region: a memory
-  barrier, the region's exchange if it follows a collective, the work-item loops
+  barrier, in checked mode the start of the local-memory shadow's next epoch
+  (`@__mux_check_local_epoch`, `lowering.common.local_shadow`: the accesses before
+  the barrier no longer race with those after it), the region's exchange if it
+  follows a collective, the work-item loops
   calling the region's function, and a `cf.switch` on the region id the last
   work-item returned (0: the kernel returned).
 """
@@ -26,8 +29,10 @@ from functools import partial
 from xdsl.builder import Builder
 from xdsl.dialects import arith, cf, func
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseIntElementsAttr,
     ModuleOp,
+    StringAttr,
     VectorType,
     i8,
     i32,
@@ -41,6 +46,7 @@ from dialects import attributes as mux_attrs
 from dialects import mux
 from dialects.attributes import barrier_schedule
 from dialects.mux import BarrierSchedule
+from lowering.common import local_shadow
 from lowering.common.builders import INDEX, alloca, const, constant_int, from_index
 from lowering.common.errors import PassError
 from lowering.common.functions import (
@@ -293,6 +299,9 @@ class _RegionBlocks:
         self.storage = b.insert(AllocaOp(size, i8, self.layout.alignment)).res
         self.storage.name_hint = "live"
         self.next_region = alloca(b, i32, "next_region")
+        shadow = mux_attrs.LOCAL_SHADOW.get(wrapper)
+        self.shadow = None if shadow is None else self.args[shadow]
+        """Checked mode's local-memory shadow, whose epoch each barrier starts."""
         self.check: DivergenceCheck | None = None
         self.comparing: DivergenceCheck | None = None
         """`check`, while building a region whose work-items may disagree."""
@@ -344,6 +353,8 @@ class _RegionBlocks:
         work-item loops; returns its bound function if it has one."""
         if barrier is not None:  # "decomposed to just a memory barrier"
             rb.insert(mux.MemBarrierOp(barrier.scope, barrier.semantics))
+        if barrier is not None and self.shadow is not None:
+            rb.insert(func.CallOp(local_shadow.NEXT_EPOCH, [self.shadow], []))
         if barrier is not None and barrier in self.exchanges:
             group = self.group
             shape = GroupShape(self.items, group.sizes, group.sub_group_size)
@@ -359,6 +370,11 @@ class _RegionBlocks:
                 self.module, function, looped[0], name, checked
             )
         span = partial(self._span, bound) if bound is not None else None
+        # called twice (the loop over the span, the last work-item), a region
+        # whose accesses the race check instruments grows past what LLVM inlines,
+        # and a call per work-item would cost more than the checks
+        if bound is not None and self.shadow is not None:
+            function.attributes["passthrough"] = ArrayAttr([StringAttr("alwaysinline")])
         agree = self.check is None or agreeing_returns(function)
         check = self.comparing = None if agree else self.check
         if check is not None:

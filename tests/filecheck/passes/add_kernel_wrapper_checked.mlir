@@ -5,9 +5,9 @@
 // block: the local buffers passed by size, each at the next multiple of 128 bytes,
 // then the module-scope variables at the next multiple of their alignment; and the
 // shadow, 5 header words and one word per cell of 2**mux.local_cell bytes of the
-// block (cells of 4 bytes here), its header set (an epoch no work-item is in, the
-// block's address, its size, its cells) and its words zeroed by
-// @__mux_check_local_epoch. Neither the shadow nor the module-scope buffer is
+// block (cells of 4 bytes here), its header set (epoch -1, the block's address,
+// its size, its cells) and epoch 0 started by @__mux_check_local_epoch, which
+// zeroes the words. Neither the shadow nor the module-scope buffer is
 // in MuxPackedArgs.
 
 // CHECK-LABEL: func.func @"k.mux-kernel-wrapper"(%packed_args: !llvm.ptr, %wg: !llvm.ptr)
@@ -54,10 +54,9 @@
 // CHECK-NEXT:    memref.store %[[END]], %[[SHADOW]][%[[W2]]] : memref<?xi64>
 // CHECK-NEXT:    %[[W3:.*]] = arith.constant 3 : index
 // CHECK-NEXT:    memref.store %[[CELLS]], %[[SHADOW]][%[[W3]]] : memref<?xi64>
-// CHECK-NEXT:    %[[FIRST:.*]] = arith.constant 0 : i64
-// CHECK-NEXT:    func.call @__mux_check_local_epoch(%[[SHADOW]], %[[FIRST]]) : (memref<?xi64>, i64) -> ()
+// CHECK-NEXT:    func.call @__mux_check_local_epoch(%[[SHADOW]]) : (memref<?xi64>) -> ()
 // CHECK-NEXT:    func.call @k(%out, %a, %b, %local_vars, %[[SHADOW]], %wi, %wg)
 func.func @k(%out: memref<?xf32, 1>, %a: memref<?xf32, 3>, %b: memref<?xi32, 3>, %local_vars: memref<272xi8, 3>, %local_shadow: memref<?xi64>, %wi: !llvm.ptr, %wg: !llvm.ptr) attributes {mux.kernel = "entry-point", mux.scheduled_fn = array<i32: 5, 6>, mux.local_vars_param = array<i64: 3, 272, 16>, mux.local_shadow = 4 : i64, mux.local_cell = 2 : i64} {
   func.return
 }
-func.func private @__mux_check_local_epoch(memref<?xi64>, i64)
+func.func private @__mux_check_local_epoch(memref<?xi64>)

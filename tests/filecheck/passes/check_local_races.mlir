@@ -10,10 +10,11 @@
 // 2, an atomic access 1; the tag, the low 8 bits of the shadow's epoch, word 0;
 // a uniform write 1 << 23), the cell's word loaded; unless the access leaves it
 // as it is, the word is replaced (a word of an older epoch: the first access
-// since the barrier) or updated (functions.step), and a race reported. After
-// each barrier, the work-item counts it (%epochs, a private variable) and, if
-// the shadow's epoch is not the count, calls @__mux_check_local_epoch. The
-// kernel gets the shadow (mux.local_shadow) and the check record
+// since the barrier) or updated (functions.step), and a race reported. The
+// epochs are the wrapper's to start (work-item-loops: after each barrier, a call
+// of @__mux_check_local_epoch), not the kernel's. A read in a barrier interval
+// where nothing writes local memory cannot race, and is not checked (@reads).
+// The kernel gets the shadow (mux.local_shadow) and the check record
 // (mux.check_record) as parameters; the module gets the site table.
 
 // CHECK:      builtin.module attributes {mux.check_sites = [
@@ -23,10 +24,6 @@
 // CHECK-SAME:   "load from local parameter 'count' at {{[^"]*}}check_local_races.mlir:{{[0-9]+}}:3",
 // CHECK-LABEL: func.func @k(%out: memref<?xf32, 1 : i64>, %tile: memref<4x8xf32, 3 : i64>, %count: !llvm.ptr<3>, %local_shadow: memref<?xi64>, %0: memref<?xi64, 1 : i64>)
 // CHECK-SAME:    attributes {mux.kernel = "entry-point", mux.local_shadow = 3 : i64, mux.local_cell = 2 : i64, mux.check_record = 4 : i64}
-// CHECK-NEXT:    %epochs = memref.alloca() : memref<1xi64>
-// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i64
-// CHECK-NEXT:    memref.store %[[Z]], %epochs[%[[C0]]] : memref<1xi64>
 // The store to tile[1][lid]: 4 bytes at tile + (1 * 8 + lid) * 4, a write at site 0.
 // CHECK:         %[[P:.*]] = builtin.unrealized_conversion_cast %tile : memref<4x8xf32, 3 : i64> to !llvm.ptr<3>
 // CHECK-NEXT:    %[[START0:.*]] = llvm.ptrtoint %[[P]] : !llvm.ptr<3> to i64
@@ -104,21 +101,11 @@
 // CHECK-NEXT:      func.call @__mux_report_local_race(%0, %[[RACE]], %[[IN]], %[[SIZE]], %[[SITE]])
 // CHECK-NEXT:    }
 // CHECK-NEXT:    memref.store %v, %tile[%c1, %lid]
-// After the barrier, the work-item's count of barriers, the epoch it enters;
-// the first work-item past the barrier starts it.
+// After the barrier, no epoch code: the read of the interval after it is
+// checked, since the interval has an atomic access of local memory. The read
+// at site 1: 2 | 1 << 32.
 // CHECK-NEXT:    mux.work_group_barrier
-// CHECK-NEXT:    %[[AT_E:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[BEFORE:.*]] = memref.load %epochs[%[[AT_E]]] : memref<1xi64>
-// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : i64
-// CHECK-NEXT:    %[[EPOCH:.*]] = arith.addi %[[BEFORE]], %[[ONE]] : i64
-// CHECK-NEXT:    memref.store %[[EPOCH]], %epochs[%[[AT_E]]] : memref<1xi64>
-// CHECK-NEXT:    %[[H0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[HELD_E:.*]] = memref.load %local_shadow[%[[H0]]] : memref<?xi64>
-// CHECK-NEXT:    %[[NEW:.*]] = arith.cmpi ne, %[[HELD_E]], %[[EPOCH]] : i64
-// CHECK-NEXT:    scf.if %[[NEW]] {
-// CHECK-NEXT:      func.call @__mux_check_local_epoch(%local_shadow, %[[EPOCH]])
-// CHECK-NEXT:    }
-// The read at site 1: 2 | 1 << 32.
+// CHECK-NEXT:    %{{.*}} = builtin.unrealized_conversion_cast %tile
 // CHECK:         arith.constant 4294967298 : i64
 // CHECK:         memref.load %tile[%c1, %c1]
 // An llvm pointer is its own address; the atomic at site 2: 1 | 2 << 32.
@@ -139,6 +126,40 @@ func.func @k(%out: memref<?xf32, 1>, %tile: memref<4x8xf32, 3>, %count: !llvm.pt
   %old = atomic.rmw add monotonic %count, %one : !llvm.ptr<3>, i32
   %n = llvm.load %count : !llvm.ptr<3> -> i32
   memref.store %x, %out[%lid] : memref<?xf32, 1>
+  func.return
+}
+
+// Reads in an interval where nothing writes local memory are not checked (the
+// loop's interval: its barrier cuts it from the store before the loop and the
+// store after it); the stores are.
+// CHECK-LABEL: func.func @reads(
+// CHECK:         func.call @__mux_report_local_race
+// CHECK-NEXT:    }
+// CHECK-NEXT:    memref.store %v, %buf[%lid]
+// CHECK-NEXT:    scf.for
+// CHECK-NEXT:      mux.work_group_barrier
+// CHECK-NEXT:      %{{.*}} = memref.load %buf[%i]
+// CHECK-NEXT:      %{{.*}} = memref.load %buf[%lid]
+// CHECK-NEXT:      mux.work_group_barrier
+// CHECK-NEXT:    }
+// CHECK:         func.call @__mux_report_local_race
+// CHECK-NEXT:    }
+// CHECK-NEXT:    memref.store %v, %buf[%lid]
+func.func @reads(%buf: memref<?xf32, 3>) attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %lid = mux.get_local_id %d0
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %v = arith.constant 1.0 : f32
+  memref.store %v, %buf[%lid] : memref<?xf32, 3>
+  scf.for %i = %c0 to %c4 step %c1 {
+    mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+    %x = memref.load %buf[%i] : memref<?xf32, 3>
+    %y = memref.load %buf[%lid] : memref<?xf32, 3>
+    mux.work_group_barrier id(1) scope(work_group) semantics(acq_rel | work_group_memory)
+  }
+  memref.store %v, %buf[%lid] : memref<?xf32, 3>
   func.return
 }
 
@@ -174,12 +195,17 @@ func.func @plain(%out: memref<?xf32, 1>) attributes {mux.kernel = "entry-point"}
 
 // The three functions, once in the module.
 // CHECK:       func.func private @__mux_check_local_access(%shadow: memref<?xi64>, %address: i64, %bytes: i64, %access: i64, %shift: i64) -> i64
-// CHECK:       func.func private @__mux_check_local_epoch(%shadow: memref<?xi64>, %epoch: i64)
+// CHECK:       func.func private @__mux_check_local_epoch(%shadow: memref<?xi64>)
 // CHECK:       func.func private @__mux_report_local_race(%record: memref<?xi64, 1 : i64>, %race: i64, %offset: i64, %bytes: i64, %site: i64)
 
 // In the host pipeline, checked: the wrapper allocates the local buffers and the
 // shadow per work-group, and the kernel is scalar (check-local-races drops the
 // vectorised copy).
+// After each barrier (its fence), the barrier wrapper starts the shadow's next
+// epoch, then runs the work-item loops of the region after it.
+// HOST:     llvm.func internal @"k.mux-barrier-wrapper"
+// HOST:       llvmx.fence acq_rel
+// HOST-NEXT:  llvm.call @__mux_check_local_epoch(%{{.*}}) : (!llvm.ptr) -> ()
 // HOST:     llvm.func internal @"k.mux-kernel-wrapper"
 // HOST:       llvm.alloca %{{.*}} x i8 {alignment = 128 : i64}
 // HOST:       llvm.alloca %{{.*}} x i64 {alignment = 8 : i64}
