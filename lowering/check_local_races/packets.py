@@ -107,7 +107,7 @@ class _Lane:
     op: Operation
     address: SSAValue
     indices: Sequence[SSAValue]
-    size: int
+    size: int | SSAValue
 
 
 def packet_of(module: ModuleOp, kernel: func.FuncOp) -> func.FuncOp | None:
