@@ -49,10 +49,19 @@ sub-groups, between such ops) but never makes one up. Accesses in a function the
 kernel still calls are not checked (they are not in the shadow: races there are
 missed, not invented).
 
-**Scalar.** A kernel with checked accesses runs scalar: the copy `run-vecz`
-made of it is dropped (`mux.vecz_fail` says why). A packet of work-items would
-read a cell's word in every lane before any lane writes it, and miss the races
-between lanes, the commonest kind (neighbours).
+**Packets.** `run-vecz`'s copy of a kernel (a packet of lanes, `packets`) is
+kept when every local access of it that needs a check is a contiguous vector
+access (`vector.load`/`store`, masked or not, of whole cells): each active lane
+is then checked as its work-item is in the scalar kernel, lanes in order, by
+`@__mux_check_local_lanes` (lane `i` is the work-item of local linear id
+`mux.get_local_linear_id` + `i`, its race reported with its ids), and the
+packet gets the shadow and the epochs as the kernel does (`work-item-loops`
+passes the kernel's parameters to both). A packet with any other local access
+(a scalar one, uniform or made for one lane: which lanes make it is not
+known), of several rows, or whose lanes are not whole cells, is dropped
+(`mux.vecz_fail` says why) and the kernel runs scalar: checking such an
+access for lane 0 alone would miss races, for every lane invent them (lanes
+masked off).
 
 Before: `lift-llvm-ops` (accesses as `memref` ops where they can be),
 `prepare-barriers` (barriers in the kernel, numbered), `replace-module-scope-vars`
