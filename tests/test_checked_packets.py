@@ -18,7 +18,7 @@ from mux.compiler import context, parse_cached
 KERNEL = """
 func.func @k(%out: memref<?xi32, 1>, %tile: memref<?xi32, 3>)
     attributes {{mux.kernel = "entry-point",
-                 mux.reqd_work_group_size = array<i32: 16, 1, 1>}} {{
+                 mux.reqd_work_group_size = array<i32: {size}, 1, 1>}} {{
   %d0 = arith.constant 0 : i32
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -62,8 +62,8 @@ BARRIER = """
 """
 
 
-def kernel_source(body: str) -> str:
-    return KERNEL.format(body=body)
+def kernel_source(body: str, size: int = 16) -> str:
+    return KERNEL.format(body=body, size=size)
 
 
 def packet_after_the_check(source: str) -> func.FuncOp | None:
@@ -85,8 +85,8 @@ def packet_after_the_check(source: str) -> func.FuncOp | None:
     return packet
 
 
-def assert_kept(body: str) -> None:
-    packet = packet_after_the_check(kernel_source(body))
+def assert_kept(body: str, size: int = 16) -> None:
+    packet = packet_after_the_check(kernel_source(body, size))
     assert packet is not None
     calls = [
         op.callee.string_value() for op in packet.walk() if isinstance(op, func.CallOp)
@@ -94,27 +94,29 @@ def assert_kept(body: str) -> None:
     assert "__mux_check_local_lanes" in calls
 
 
-def run(body: str, width: int, checked: bool = True, elements: int = 32) -> np.ndarray:
-    program = mux.compile(kernel_source(body), checked=checked, vecz_width=width)
-    out = np.zeros(16, np.int32)
+def run(body: str, width: int, checked: bool = True, size: int = 16) -> np.ndarray:
+    """`@k` with `body` over one work-group of `size` work-items."""
+    source = kernel_source(body, size)
+    program = mux.compile(source, checked=checked, vecz_width=width)
+    out = np.zeros(size, np.int32)
     program.kernel("k")(
-        out, mux.LocalBuffer(4 * elements), global_size=(16,), local_size=(16,)
+        out, mux.LocalBuffer(4 * 32), global_size=(size,), local_size=(size,)
     )
     return out
 
 
-def race(body: str, width: int) -> str:
+def race(body: str, width: int, size: int = 16) -> str:
     with pytest.raises(mux.KernelError) as caught:
-        run(body, width)
+        run(body, width, size=size)
     return str(caught.value)
 
 
-def same_race_as_scalar(body: str) -> str:
+def same_race_as_scalar(body: str, size: int = 16) -> str:
     """The race message of `body` in packets of 8, which must be the scalar
     kernel's (work-item by work-item) word for word."""
-    assert_kept(body)
-    message = race(body, 8)
-    assert message == race(body, 1)
+    assert_kept(body, size)
+    message = race(body, 8, size)
+    assert message == race(body, 1, size)
     return message
 
 
@@ -148,6 +150,23 @@ MASKED_CHANGE = (
     + CHANGE_MINE
     + "  }\n"
 )
+
+
+def test_a_race_between_a_packet_and_the_scalar_tail():
+    # 12 work-items: a packet of 8, then work-items 8..11 one by one; from
+    # work-item 7 on, each reads its right neighbour's element and changes its
+    # own: work-item 8 (scalar) changes tile[8], which lane 7 has read
+    body = f"""
+  %c7 = arith.constant 7 : index
+  %late = arith.cmpi uge, %lid, %c7 : index
+  scf.if %late {{
+{READ_AT.format(step=1)}{CHANGE_MINE}  }}
+"""
+    message = same_race_as_scalar(body, size=12)
+    assert (
+        "(byte offset 32, 4 bytes) by the work-item of global id (8, 0, 0)" in message
+    )
+    assert "local id (7, 0, 0), with no barrier between them (3 more faults" in message
 
 
 def test_a_masked_store_races_in_its_active_lanes():
