@@ -94,29 +94,32 @@ def assert_kept(body: str, size: int = 16) -> None:
     assert "__mux_check_local_lanes" in calls
 
 
-def run(body: str, width: int, checked: bool = True, size: int = 16) -> np.ndarray:
-    """`@k` with `body` over one work-group of `size` work-items."""
+def run(
+    body: str, width: int, checked: bool = True, size: int = 16, elements: int = 32
+) -> np.ndarray:
+    """`@k` with `body` over one work-group of `size` work-items, `tile` of
+    `elements` elements."""
     source = kernel_source(body, size)
     program = mux.compile(source, checked=checked, vecz_width=width)
     out = np.zeros(size, np.int32)
     program.kernel("k")(
-        out, mux.LocalBuffer(4 * 32), global_size=(size,), local_size=(size,)
+        out, mux.LocalBuffer(4 * elements), global_size=(size,), local_size=(size,)
     )
     return out
 
 
-def race(body: str, width: int, size: int = 16) -> str:
+def race(body: str, width: int, size: int = 16, elements: int = 32) -> str:
     with pytest.raises(mux.KernelError) as caught:
-        run(body, width, size=size)
+        run(body, width, size=size, elements=elements)
     return str(caught.value)
 
 
-def same_race_as_scalar(body: str, size: int = 16) -> str:
+def same_race_as_scalar(body: str, size: int = 16, elements: int = 32) -> str:
     """The race message of `body` in packets of 8, which must be the scalar
     kernel's (work-item by work-item) word for word."""
     assert_kept(body, size)
-    message = race(body, 8, size)
-    assert message == race(body, 1, size)
+    message = race(body, 8, size, elements)
+    assert message == race(body, 1, size, elements)
     return message
 
 
@@ -167,6 +170,27 @@ def test_a_race_between_a_packet_and_the_scalar_tail():
         "(byte offset 32, 4 bytes) by the work-item of global id (8, 0, 0)" in message
     )
     assert "local id (7, 0, 0), with no barrier between them (3 more faults" in message
+
+
+def test_a_masked_packet_across_the_end_of_local_memory():
+    # tile has 12 elements: the second packet's cells 12..15 are outside the
+    # block (its lanes there masked off), so its lanes are checked one by one;
+    # work-items 7..10 read their right neighbour's element and change their
+    # own: work-item 8 changes tile[8], which work-item 7 has read
+    body = f"""
+  %c7 = arith.constant 7 : index
+  %c11 = arith.constant 11 : index
+  %from = arith.cmpi uge, %lid, %c7 : index
+  %below = arith.cmpi ult, %lid, %c11 : index
+  %some = arith.andi %from, %below : i1
+  scf.if %some {{
+{READ_AT.format(step=1)}{CHANGE_MINE}  }}
+"""
+    message = same_race_as_scalar(body, elements=12)
+    assert (
+        "(byte offset 32, 4 bytes) by the work-item of global id (8, 0, 0)" in message
+    )
+    assert "local id (7, 0, 0), with no barrier between them (2 more faults" in message
 
 
 def test_a_masked_store_races_in_its_active_lanes():

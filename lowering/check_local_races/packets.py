@@ -23,6 +23,16 @@ at the same site, and a race reports the lane's ids. A store is a uniform
 write in lane `i` when lane `i`'s element holds the value it stores (bit for
 bit: the packet's elements are loaded before the store, under its mask).
 
+**Vectorised where it can be.** Lanes of one cell each touch consecutive
+cells, none another's, so checking them in order is checking them at once as
+long as no lane's check takes the branch that can race (a word of this epoch
+that the access changes): their cells' words are loaded as a vector, and if
+no active lane takes it, the words the lanes' scalar checks would leave (the
+lane's word, or none for a uniform write, where the word changes; the old
+word where it does not) are stored as a vector; otherwise, or when the cells
+are not all in the block, `LANES` checks the lanes one by one. The first
+access of a cell in an epoch, the common case, then costs no call.
+
 **What is not.** A scalar access to local memory in a packet (a uniform one,
 made by every active lane, or one made for a single lane) does not say which
 lanes make it: checking it for lane 0 only would lose races, for every lane
@@ -41,12 +51,12 @@ offset from `%base`, lane `i`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func, llvm, vector
+from xdsl.dialects import arith, func, llvm, memref, vector
 from xdsl.dialects.builtin import (
     AnyFloat,
     IndexType,
@@ -55,6 +65,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     VectorType,
+    i1,
     i64,
 )
 from xdsl.ir import Operation, SSAValue
@@ -67,6 +78,7 @@ from lowering.common import local_shadow as ls
 from lowering.common.builders import (
     build_for,
     build_if,
+    build_if_else,
     const,
     reduce_vector,
     vector_constant,
@@ -170,22 +182,153 @@ def check_lanes(
     shift: int,
 ) -> None:
     """At `b`, before the packet access `access`: the check of each of its
-    active lanes, lanes in order (a call of `LANES`). `values`: the shadow,
-    the record, the access's address (lane 0's, an i64), its access word
-    (lane 0's) and the address its byte offsets are from."""
-    shadow, record, address, word, base = values
+    active lanes, lanes in order. `values`: the shadow, the record, the
+    access's address (lane 0's, an i64), its access word (lane 0's) and the
+    address its byte offsets are from. A lane of one cell is checked by the
+    vectorised `_check_cells` where it can be; else `LANES` is called."""
     assert isinstance(access.size, int)
-    lanes = access.lanes
-    every = (1 << lanes) - 1
-    active = const(b, every, i64) if access.mask is None else _bits(b, access.mask)
-    if access.kind == ls.WRITE:
-        uniform = _bits(b, _same_values(b, access.op))
+    same = _same_values(b, access.op) if access.kind == ls.WRITE else None
+    lanes = _Lanes(access, values, site, shift, same)
+    if access.size // access.lanes == 1 << shift:
+        _check_cells(b, lanes)
     else:
-        uniform = const(b, 0, i64)
-    sizes = (access.size // lanes, lanes)
-    args = [shadow, record, address, *(const(b, s, i64) for s in sizes)]
-    args += [active, uniform, word, const(b, shift, i64), base, const(b, site, i64)]
-    b.insert(func.CallOp(LANES, args, []))
+        lanes.call(b)
+
+
+@dataclass
+class _Lanes:
+    """The check of a packet access's lanes: what `check_lanes` was given,
+    and the lanes that store the value held (a vector of i1; None: a load)."""
+
+    access: Access
+    values: Sequence[SSAValue]
+    site: int
+    shift: int
+    same: SSAValue | None
+
+    def call(self, b: Builder) -> None:
+        """The call of `LANES`: every active lane checked in turn."""
+        shadow, record, address, word, base = self.values
+        access = self.access
+        assert isinstance(access.size, int)
+        lanes = access.lanes
+        every = const(b, (1 << lanes) - 1, i64)
+        active = every if access.mask is None else _bits(b, access.mask)
+        uniform = const(b, 0, i64) if self.same is None else _bits(b, self.same)
+        sizes = (access.size // lanes, lanes)
+        args = [shadow, record, address, *(const(b, s, i64) for s in sizes)]
+        args += [active, uniform, word, const(b, self.shift, i64), base]
+        args.append(const(b, self.site, i64))
+        b.insert(func.CallOp(LANES, args, []))
+
+
+def _check_cells(b: Builder, lanes: _Lanes) -> None:
+    """The lanes of an access of one cell each, at consecutive cells inside
+    the block: their words loaded as a vector, and if no active lane finds a
+    word of this epoch it changes (none can race: the word is of an older
+    epoch, or the access leaves it as it is), the words each lane's scalar
+    check would leave stored as a vector; otherwise, or for cells outside
+    the block, `LANES`. The lanes touch different cells, so checking them
+    at once is checking them in order."""
+    shadow, address = lanes.values[0], lanes.values[2]
+    n = functions.I64(b)
+    count = lanes.access.lanes
+    block = _load(b, shadow, ls.BASE)
+    cells = _load(b, shadow, ls.CELLS)
+    first = n.op(arith.ShRUIOp, n.op(arith.SubiOp, address, block), lanes.shift)
+    end = n.op(arith.AddiOp, first, count)
+    inside = n.op(arith.AndIOp, n.cmp("ult", first, cells), n.cmp("ule", end, cells))
+
+    def vectorised(inner: Builder) -> list[SSAValue]:
+        m = functions.I64(inner)
+        at = m.op(arith.AddiOp, first, ls.HEADER_WORDS)
+        at = inner.insert(arith.IndexCastOp(at, IndexType())).result
+        v = _Vector(inner, count)
+        old = inner.insert(vector.LoadOp(shadow, [at], v.type)).result
+        words = _lane_words(v, lanes)
+        changed, current = _changes(v, old, words, lanes.access.mask)
+        racy = inner.insert(arith.AndIOp(changed, current)).result
+        any_racy = reduce_vector(inner, racy, "or", i1)
+
+        def stored(q: Builder) -> list[SSAValue]:
+            w = _Vector(q, count)
+            mine = words if lanes.same is None else w.select(lanes.same, w.c(0), words)
+            q.insert(vector.StoreOp(w.select(changed, mine, old), shadow, [at]))
+            return []
+
+        build_if_else(inner, any_racy, [], _called(lanes), stored)
+        return []
+
+    build_if_else(b, inside, [], vectorised, _called(lanes))
+
+
+def _called(lanes: _Lanes) -> Callable[[Builder], list[SSAValue]]:
+    def call(b: Builder) -> list[SSAValue]:
+        lanes.call(b)
+        return []
+
+    return call
+
+
+def _lane_words(v: _Vector, lanes: _Lanes) -> SSAValue:
+    """Each lane's access word: lane 0's plus the lane in its work-item,
+    `UNIFORM` where it stores the value held."""
+    word = lanes.values[3]
+    ids = [i << ls.FIRST_ID for i in range(lanes.access.lanes)]
+    words = v.op(arith.AddiOp, v.splat(word), v.c(ids))
+    if lanes.same is None:
+        return words
+    flags = v.select(lanes.same, v.c(ls.UNIFORM), v.c(0))
+    return v.op(arith.OrIOp, words, flags)
+
+
+def _changes(
+    v: _Vector, old: SSAValue, words: SSAValue, mask: SSAValue | None
+) -> tuple[SSAValue, SSAValue]:
+    """Per lane (vectors of i1): whether the access changes its cell's word
+    (`functions.unchanged`, negated; masked-off lanes change nothing), and
+    whether that word is of this epoch and not empty (`functions.current`)."""
+    keep = ls.KIND_MASK | ls.SHARED | ls.TAG_MASK
+    shared = v.op(arith.OrIOp, v.op(arith.AndIOp, words, v.c(keep)), v.c(ls.SHARED))
+    other = v.cmp("ne", old, words)
+    not_shared = v.cmp("ne", v.op(arith.AndIOp, old, v.c(keep)), shared)
+    changed = v.b.insert(arith.AndIOp(other, not_shared)).result
+    if mask is not None:
+        changed = v.b.insert(arith.AndIOp(changed, mask)).result
+    tags = v.op(arith.AndIOp, v.op(arith.XOrIOp, old, words), v.c(ls.TAG_MASK))
+    this_epoch = v.cmp("eq", tags, v.c(0))
+    full = v.cmp("ne", old, v.c(0))
+    return changed, v.b.insert(arith.AndIOp(this_epoch, full)).result
+
+
+class _Vector:
+    """Terse arithmetic on vectors of `count` i64 at a builder."""
+
+    def __init__(self, b: Builder, count: int):
+        self.b = b
+        self.type = VectorType(i64, [count])
+        self.count = count
+
+    def c(self, value: int | list[int]) -> SSAValue:
+        values = value if isinstance(value, list) else [value] * self.count
+        return vector_constant(self.b, self.type, values)
+
+    def splat(self, value: SSAValue) -> SSAValue:
+        return self.b.insert(vector.BroadcastOp(value, self.type)).vector
+
+    def op(self, cls: type, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.b.insert(cls(x, y)).result
+
+    def cmp(self, pred: str, x: SSAValue, y: SSAValue) -> SSAValue:
+        flag = IntegerAttr(llvm.ICmpPredicateFlag(pred).to_int(), i64)
+        return self.b.insert(llvm.ICmpOp(x, y, flag)).res
+
+    def select(self, cond: SSAValue, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.b.insert(llvmx.SelectOp(cond, x, y)).res
+
+
+def _load(b: Builder, shadow: SSAValue, word: int) -> SSAValue:
+    return b.insert(memref.LoadOp.get(shadow, [const(b, word)])).res
 
 
 def _bits(b: Builder, lanes: SSAValue) -> SSAValue:

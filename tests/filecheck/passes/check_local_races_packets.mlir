@@ -3,11 +3,15 @@
 // check-local-races keeps run-vecz's packet (@__vecz_v8_k: lane i is the
 // work-item of local linear id get_local_linear_id + i) when every local access
 // of it is a contiguous vector access: it gets the kernel's shadow and record
-// parameters, and before each access a call of @__mux_check_local_lanes with
-// lane 0's address and access word, the bytes per lane (4), the lanes (8), the
-// active lanes as bits (the mask's; 255 unmasked), the lanes that store the
-// value their element holds (uniform writes), the cell shift, the address the
-// report's byte offset is from, and the site.
+// parameters, and before each access the check of its lanes, each as its
+// work-item's. A lane of one cell (here 4 bytes, the cell) is checked
+// vectorised: the 8 cells' words loaded; if no active lane changes a word of
+// this epoch (none can race), the words the lanes' scalar checks would leave
+// are stored at once. Otherwise, or if the cells are not all in the block,
+// @__mux_check_local_lanes checks the lanes in order, given lane 0's address
+// and access word, the bytes per lane, the lanes, the active lanes as bits (the
+// mask's; 255 unmasked), the uniform writes as bits, the cell shift, the
+// address the report's byte offset is from, and the site.
 
 func.func @k(%tile: memref<?xf32, 3>, %v: f32)
     attributes {mux.kernel = "entry-point", mux.reqd_work_group_size = array<i32: 16, 1, 1>,
@@ -40,40 +44,75 @@ func.func private @__vecz_v8_k(%tile: memref<?xf32, 3>, %v: f32)
 // CHECK-SAME:    mux.local_shadow = 2 : i64, mux.local_cell = 2 : i64, mux.check_record = 3 : i64
 // CHECK-LABEL: func.func private @__vecz_v8_k(%tile: memref<?xf32, 3 : i64>, %v: f32, %local_shadow: memref<?xi64>, %0: memref<?xi64, 1 : i64>)
 // CHECK-SAME:    mux.local_shadow = 2 : i64, mux.local_cell = 2 : i64, mux.check_record = 3 : i64
-// The masked load: lane 0's address (tile + next * 4) and read word (2 | id << 3 | tag);
-// the active lanes, the mask's bits.
+// The masked load: lane 0's address (tile + next * 4) and read word (2 | id << 3 | tag).
 // CHECK:         %[[LOAD_AT:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
-// CHECK-NEXT:    %[[ITEM:.*]] = mux.get_local_linear_id
+// CHECK-NEXT:    mux.get_local_linear_id
 // CHECK:         arith.constant 4278190080 : i64
 // CHECK-NEXT:    arith.andi
 // CHECK-NEXT:    %[[READ:.*]] = arith.ori %{{.*}}, %{{.*}} : i64
 // CHECK:         %[[FROM:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i64
-// CHECK-NEXT:    %[[POW:.*]] = arith.constant dense<[1, 2, 4, 8, 16, 32, 64, 128]> : vector<8xi64>
-// CHECK-NEXT:    %[[NONE:.*]] = arith.constant dense<0> : vector<8xi64>
-// CHECK-NEXT:    %[[PICK:.*]] = llvmx.select %odd, %[[POW]], %[[NONE]] : vector<8xi1>, vector<8xi64>
-// CHECK-NEXT:    %[[ACTIVE:.*]] = vector.reduction <or>, %[[PICK]] : vector<8xi64> into i64
+// Its first cell, and whether its 8 cells are in the block (shadow words 1 and 3).
+// CHECK-NEXT:    %[[W1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[BASE:.*]] = memref.load %local_shadow[%[[W1]]] : memref<?xi64>
+// CHECK-NEXT:    %[[W3:.*]] = arith.constant 3 : index
+// CHECK-NEXT:    %[[CELLS:.*]] = memref.load %local_shadow[%[[W3]]] : memref<?xi64>
+// CHECK-NEXT:    %[[OFF:.*]] = arith.subi %[[LOAD_AT]], %[[BASE]] : i64
+// CHECK-NEXT:    %[[TWO:.*]] = arith.constant 2 : i64
+// CHECK-NEXT:    %[[FIRST:.*]] = arith.shrui %[[OFF]], %[[TWO]] : i64
+// CHECK-NEXT:    %[[EIGHT:.*]] = arith.constant 8 : i64
+// CHECK-NEXT:    %[[END:.*]] = arith.addi %[[FIRST]], %[[EIGHT]] : i64
+// CHECK-NEXT:    %[[IN1:.*]] = arith.cmpi ult, %[[FIRST]], %[[CELLS]] : i64
+// CHECK-NEXT:    %[[IN2:.*]] = arith.cmpi ule, %[[END]], %[[CELLS]] : i64
+// CHECK-NEXT:    %[[INSIDE:.*]] = arith.andi %[[IN1]], %[[IN2]] : i1
+// CHECK-NEXT:    scf.if %[[INSIDE]] {
+// The cells' words (after the 5 header words), and each lane's access word.
+// CHECK:           %[[OLD:.*]] = vector.load %local_shadow[%{{.*}}] : memref<?xi64>, vector<8xi64>
+// CHECK-NEXT:      %[[SPLAT:.*]] = vector.broadcast %[[READ]] : i64 to vector<8xi64>
+// CHECK-NEXT:      %[[IDS:.*]] = arith.constant dense<[0, 8, 16, 24, 32, 40, 48, 56]> : vector<8xi64>
+// CHECK-NEXT:      %[[WORDS:.*]] = arith.addi %[[SPLAT]], %[[IDS]] : vector<8xi64>
+// Changed: not the same word, not one more read of a shared one; active lanes only.
+// CHECK:           %[[CHANGED:.*]] = arith.andi %{{.*}}, %odd : vector<8xi1>
+// Of this epoch (same tag) and not empty.
+// CHECK:           %[[CURRENT:.*]] = arith.andi %{{.*}}, %{{.*}} : vector<8xi1>
+// CHECK-NEXT:      %[[RACY:.*]] = arith.andi %[[CHANGED]], %[[CURRENT]] : vector<8xi1>
+// CHECK-NEXT:      %[[ANY:.*]] = vector.reduction <or>, %[[RACY]] : vector<8xi1> into i1
+// CHECK-NEXT:      scf.if %[[ANY]] {
+// CHECK:             %[[POW:.*]] = arith.constant dense<[1, 2, 4, 8, 16, 32, 64, 128]> : vector<8xi64>
+// CHECK-NEXT:        %[[NONE:.*]] = arith.constant dense<0> : vector<8xi64>
+// CHECK-NEXT:        %[[PICK:.*]] = llvmx.select %odd, %[[POW]], %[[NONE]] : vector<8xi1>, vector<8xi64>
+// CHECK-NEXT:        %[[ACTIVE:.*]] = vector.reduction <or>, %[[PICK]] : vector<8xi64> into i64
 // A load has no uniform lanes.
-// CHECK-NEXT:    %[[NO:.*]] = arith.constant 0 : i64
-// CHECK-NEXT:    %[[BYTES:.*]] = arith.constant 4 : i64
-// CHECK-NEXT:    %[[LANES:.*]] = arith.constant 8 : i64
-// CHECK-NEXT:    %[[SHIFT:.*]] = arith.constant 2 : i64
-// CHECK-NEXT:    %[[SITE:.*]] = arith.constant 2 : i64
-// CHECK-NEXT:    func.call @__mux_check_local_lanes(%local_shadow, %0, %[[LOAD_AT]], %[[BYTES]], %[[LANES]], %[[ACTIVE]], %[[NO]], %[[READ]], %[[SHIFT]], %[[FROM]], %[[SITE]])
+// CHECK-NEXT:        %[[NO:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:        %[[BYTES:.*]] = arith.constant 4 : i64
+// CHECK-NEXT:        %[[LANES:.*]] = arith.constant 8 : i64
+// CHECK-NEXT:        %[[SHIFT:.*]] = arith.constant 2 : i64
+// CHECK-NEXT:        %[[SITE:.*]] = arith.constant 2 : i64
+// CHECK-NEXT:        func.call @__mux_check_local_lanes(%local_shadow, %0, %[[LOAD_AT]], %[[BYTES]], %[[LANES]], %[[ACTIVE]], %[[NO]], %[[READ]], %[[SHIFT]], %[[FROM]], %[[SITE]])
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        %[[NEW:.*]] = llvmx.select %[[CHANGED]], %[[WORDS]], %[[OLD]] : vector<8xi1>, vector<8xi64>
+// CHECK-NEXT:        vector.store %[[NEW]], %local_shadow[%{{.*}}] : memref<?xi64>, vector<8xi64>
+// CHECK-NEXT:      }
+// CHECK-NEXT:    } else {
+// CHECK:           func.call @__mux_check_local_lanes(%local_shadow, %0, %[[LOAD_AT]],
+// CHECK-NEXT:    }
 // CHECK-NEXT:    %x = vector.maskedload %tile[%next], %odd, %zeros
-// The store: every lane active (255); lane i is a uniform write if its element
-// holds its value already, bit for bit.
-// CHECK:         %[[STORE_AT:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
-// CHECK:         arith.constant 4278190080 : i64
-// CHECK-NEXT:    arith.andi
-// CHECK-NEXT:    %[[WRITE:.*]] = arith.ori %{{.*}}, %{{.*}} : i64
-// CHECK:         %[[ALL:.*]] = arith.constant 255 : i64
-// CHECK-NEXT:    %[[HELD:.*]] = vector.load %tile[%lid] : memref<?xf32, 3 : i64>, vector<8xf32>
+// The store: lane i is a uniform write (1 << 23 in its word) if its element holds
+// its value already, bit for bit; such a lane leaves an empty word where the
+// lane's check would store its own.
+// CHECK:         %[[HELD:.*]] = vector.load %tile[%lid] : memref<?xf32, 3 : i64>, vector<8xf32>
 // CHECK-NEXT:    %[[HELD_BITS:.*]] = arith.bitcast %[[HELD]] : vector<8xf32> to vector<8xi32>
 // CHECK-NEXT:    %[[V_BITS:.*]] = arith.bitcast %vs : vector<8xf32> to vector<8xi32>
 // CHECK-NEXT:    %[[SAME:.*]] = llvm.icmp "eq" %[[HELD_BITS]], %[[V_BITS]] : vector<8xi32>
-// CHECK:         %[[UNIFORM:.*]] = vector.reduction <or>, %{{.*}} : vector<8xi64> into i64
-// CHECK:         func.call @__mux_check_local_lanes(%local_shadow, %0, %[[STORE_AT]], %{{.*}}, %{{.*}}, %[[ALL]], %[[UNIFORM]], %[[WRITE]], %{{.*}}, %{{.*}}, %{{.*}})
-// CHECK-NEXT:    vector.store %vs, %tile[%lid]
+// CHECK:           %[[UNIFORM:.*]] = arith.constant dense<8388608> : vector<8xi64>
+// CHECK-NEXT:      %[[PLAIN:.*]] = arith.constant dense<0> : vector<8xi64>
+// CHECK-NEXT:      %[[FLAGS:.*]] = llvmx.select %[[SAME]], %[[UNIFORM]], %[[PLAIN]] : vector<8xi1>, vector<8xi64>
+// CHECK-NEXT:      %[[STORE_WORDS:.*]] = arith.ori %{{.*}}, %[[FLAGS]] : vector<8xi64>
+// CHECK:           } else {
+// CHECK-NEXT:        %[[EMPTY:.*]] = arith.constant dense<0> : vector<8xi64>
+// CHECK-NEXT:        %[[MINE:.*]] = llvmx.select %[[SAME]], %[[EMPTY]], %[[STORE_WORDS]] : vector<8xi1>, vector<8xi64>
+// CHECK-NEXT:        %[[NEW_WORDS:.*]] = llvmx.select %{{.*}}, %[[MINE]], %{{.*}} : vector<8xi1>, vector<8xi64>
+// CHECK-NEXT:        vector.store %[[NEW_WORDS]], %local_shadow
+// CHECK:         vector.store %vs, %tile[%lid]
 
 // The lanes, in order: an active lane's access word is lane 0's plus the lane
 // in its work-item (<< 3), UNIFORM (1 << 23) if its bit says so; its cells are
