@@ -55,7 +55,7 @@ access (`vector.load`/`store`, masked or not, of whole cells): each active lane
 is then checked as its work-item is in the scalar kernel, lanes in order, by
 `@__mux_check_local_lanes` (lane `i` is the work-item of local linear id
 `mux.get_local_linear_id` + `i`, its race reported with its ids), or at once,
-as vectors, where no lane's word can make a race (`packets`), and the
+as vectors, for lanes of one cell each unless one races (`packets`), and the
 packet gets the shadow and the epochs as the kernel does (`work-item-loops`
 passes the kernel's parameters to both). A packet with any other local access
 (a scalar one, uniform or made for one lane: which lanes make it is not

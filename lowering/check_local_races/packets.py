@@ -24,14 +24,12 @@ write in lane `i` when lane `i`'s element holds the value it stores (bit for
 bit: the packet's elements are loaded before the store, under its mask).
 
 **Vectorised where it can be.** Lanes of one cell each touch consecutive
-cells, none another's, so checking them in order is checking them at once as
-long as no lane's check takes the branch that can race (a word of this epoch
-that the access changes): their cells' words are loaded as a vector, and if
-no active lane takes it, the words the lanes' scalar checks would leave (the
-lane's word, or none for a uniform write, where the word changes; the old
-word where it does not) are stored as a vector; otherwise, or when the cells
-are not all in the block, `LANES` checks the lanes one by one. The first
-access of a cell in an epoch, the common case, then costs no call.
+cells, none another's, so checking them in order is checking them at once:
+their cells' words are loaded as a vector, each lane's update is computed as
+the scalar check computes it (`functions.unchanged`, `current` and `step`,
+on vectors), and unless an active lane races, the new words are stored as a
+vector, with no call. If one races, or the cells are not all in the block,
+`LANES` checks the lanes one by one (and reports the races in lane order).
 
 **What is not.** A scalar access to local memory in a packet (a uniform one,
 made by every active lane, or one made for a single lane) does not say which
@@ -224,12 +222,12 @@ class _Lanes:
 
 def _check_cells(b: Builder, lanes: _Lanes) -> None:
     """The lanes of an access of one cell each, at consecutive cells inside
-    the block: their words loaded as a vector, and if no active lane finds a
-    word of this epoch it changes (none can race: the word is of an older
-    epoch, or the access leaves it as it is), the words each lane's scalar
-    check would leave stored as a vector; otherwise, or for cells outside
-    the block, `LANES`. The lanes touch different cells, so checking them
-    at once is checking them in order."""
+    the block: the lanes touch different cells, so checking them in order is
+    checking them at once, as vectors: their cells' words loaded, each lane's
+    update computed as its scalar check computes it (`functions.unchanged`,
+    `current`, `step`), and unless an active lane races, the words stored.
+    Otherwise (the race is reported lane by lane, in order), or when the
+    cells are not all in the block, `LANES`."""
     shadow, address = lanes.values[0], lanes.values[2]
     n = functions.I64(b)
     count = lanes.access.lanes
@@ -246,17 +244,19 @@ def _check_cells(b: Builder, lanes: _Lanes) -> None:
         v = _Vector(inner, count)
         old = inner.insert(vector.LoadOp(shadow, [at], v.type)).result
         words = _lane_words(v, lanes)
-        changed, current = _changes(v, old, words, lanes.access.mask)
-        racy = inner.insert(arith.AndIOp(changed, current)).result
-        any_racy = reduce_vector(inner, racy, "or", i1)
+        changed = v.not_(functions.unchanged(v, old, words))
+        if lanes.access.mask is not None:
+            changed = v.op(arith.AndIOp, changed, lanes.access.mask)
+        new, race = functions.step(v, functions.current(v, old, words), words)
+        racing = v.op(arith.AndIOp, changed, v.cmp("ne", race, 0))
 
         def stored(q: Builder) -> list[SSAValue]:
             w = _Vector(q, count)
-            mine = words if lanes.same is None else w.select(lanes.same, w.c(0), words)
-            q.insert(vector.StoreOp(w.select(changed, mine, old), shadow, [at]))
+            q.insert(vector.StoreOp(w.select(changed, new, old), shadow, [at]))
             return []
 
-        build_if_else(inner, any_racy, [], _called(lanes), stored)
+        any_racing = reduce_vector(inner, racing, "or", i1)
+        build_if_else(inner, any_racing, [], _called(lanes), stored)
         return []
 
     build_if_else(b, inside, [], vectorised, _called(lanes))
@@ -275,53 +275,38 @@ def _lane_words(v: _Vector, lanes: _Lanes) -> SSAValue:
     `UNIFORM` where it stores the value held."""
     word = lanes.values[3]
     ids = [i << ls.FIRST_ID for i in range(lanes.access.lanes)]
-    words = v.op(arith.AddiOp, v.splat(word), v.c(ids))
+    words = v.op(arith.AddiOp, v.splat(word), v.lanes(ids))
     if lanes.same is None:
         return words
-    flags = v.select(lanes.same, v.c(ls.UNIFORM), v.c(0))
-    return v.op(arith.OrIOp, words, flags)
+    return v.op(arith.OrIOp, words, v.select(lanes.same, v.c(ls.UNIFORM), v.c(0)))
 
 
-def _changes(
-    v: _Vector, old: SSAValue, words: SSAValue, mask: SSAValue | None
-) -> tuple[SSAValue, SSAValue]:
-    """Per lane (vectors of i1): whether the access changes its cell's word
-    (`functions.unchanged`, negated; masked-off lanes change nothing), and
-    whether that word is of this epoch and not empty (`functions.current`)."""
-    keep = ls.KIND_MASK | ls.SHARED | ls.TAG_MASK
-    shared = v.op(arith.OrIOp, v.op(arith.AndIOp, words, v.c(keep)), v.c(ls.SHARED))
-    other = v.cmp("ne", old, words)
-    not_shared = v.cmp("ne", v.op(arith.AndIOp, old, v.c(keep)), shared)
-    changed = v.b.insert(arith.AndIOp(other, not_shared)).result
-    if mask is not None:
-        changed = v.b.insert(arith.AndIOp(changed, mask)).result
-    tags = v.op(arith.AndIOp, v.op(arith.XOrIOp, old, words), v.c(ls.TAG_MASK))
-    this_epoch = v.cmp("eq", tags, v.c(0))
-    full = v.cmp("ne", old, v.c(0))
-    return changed, v.b.insert(arith.AndIOp(this_epoch, full)).result
-
-
-class _Vector:
-    """Terse arithmetic on vectors of `count` i64 at a builder."""
+class _Vector(functions.I64):
+    """`functions.I64` on vectors of `count` i64 (conditions: of i1), so that
+    the word updates of the scalar check apply to a packet's lanes at once."""
 
     def __init__(self, b: Builder, count: int):
-        self.b = b
+        super().__init__(b)
         self.type = VectorType(i64, [count])
         self.count = count
 
-    def c(self, value: int | list[int]) -> SSAValue:
-        values = value if isinstance(value, list) else [value] * self.count
+    def c(self, value: int) -> SSAValue:
+        return self.lanes([value] * self.count)
+
+    def lanes(self, values: list[int]) -> SSAValue:
         return vector_constant(self.b, self.type, values)
 
     def splat(self, value: SSAValue) -> SSAValue:
         return self.b.insert(vector.BroadcastOp(value, self.type)).vector
 
-    def op(self, cls: type, x: SSAValue, y: SSAValue) -> SSAValue:
-        return self.b.insert(cls(x, y)).result
-
-    def cmp(self, pred: str, x: SSAValue, y: SSAValue) -> SSAValue:
+    def cmp(self, pred: str, x: SSAValue, y: SSAValue | int) -> SSAValue:
+        y = self.c(y) if isinstance(y, int) else y
         flag = IntegerAttr(llvm.ICmpPredicateFlag(pred).to_int(), i64)
         return self.b.insert(llvm.ICmpOp(x, y, flag)).res
+
+    def not_(self, x: SSAValue) -> SSAValue:
+        ones = vector_constant(self.b, VectorType(i1, [self.count]), [1] * self.count)
+        return self.b.insert(arith.XOrIOp(x, ones)).result
 
     def select(self, cond: SSAValue, x: SSAValue, y: SSAValue) -> SSAValue:
         return self.b.insert(llvmx.SelectOp(cond, x, y)).res

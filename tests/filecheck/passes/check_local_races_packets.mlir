@@ -4,10 +4,10 @@
 // work-item of local linear id get_local_linear_id + i) when every local access
 // of it is a contiguous vector access: it gets the kernel's shadow and record
 // parameters, and before each access the check of its lanes, each as its
-// work-item's. A lane of one cell (here 4 bytes, the cell) is checked
-// vectorised: the 8 cells' words loaded; if no active lane changes a word of
-// this epoch (none can race), the words the lanes' scalar checks would leave
-// are stored at once. Otherwise, or if the cells are not all in the block,
+// work-item's. Lanes of one cell each (here 4 bytes, the cell) are checked as
+// vectors: the 8 cells' words loaded, each lane's update computed as the scalar
+// check computes it, and unless an active lane races, the new words stored.
+// Otherwise, or if the cells are not all in the block,
 // @__mux_check_local_lanes checks the lanes in order, given lane 0's address
 // and access word, the bytes per lane, the lanes, the active lanes as bits (the
 // mask's; 255 unmasked), the uniform writes as bits, the cell shift, the
@@ -70,12 +70,17 @@ func.func private @__vecz_v8_k(%tile: memref<?xf32, 3>, %v: f32)
 // CHECK-NEXT:      %[[SPLAT:.*]] = vector.broadcast %[[READ]] : i64 to vector<8xi64>
 // CHECK-NEXT:      %[[IDS:.*]] = arith.constant dense<[0, 8, 16, 24, 32, 40, 48, 56]> : vector<8xi64>
 // CHECK-NEXT:      %[[WORDS:.*]] = arith.addi %[[SPLAT]], %[[IDS]] : vector<8xi64>
-// Changed: not the same word, not one more read of a shared one; active lanes only.
-// CHECK:           %[[CHANGED:.*]] = arith.andi %{{.*}}, %odd : vector<8xi1>
-// Of this epoch (same tag) and not empty.
-// CHECK:           %[[CURRENT:.*]] = arith.andi %{{.*}}, %{{.*}} : vector<8xi1>
-// CHECK-NEXT:      %[[RACY:.*]] = arith.andi %[[CHANGED]], %[[CURRENT]] : vector<8xi1>
-// CHECK-NEXT:      %[[ANY:.*]] = vector.reduction <or>, %[[RACY]] : vector<8xi1> into i1
+// Changed: not the same word, not one more read of a shared one (functions.unchanged,
+// negated); active lanes only.
+// CHECK:           %[[SAME_WORD:.*]] = llvm.icmp "eq" %[[OLD]], %[[WORDS]] : vector<8xi64>
+// CHECK:           %[[KEPT:.*]] = arith.ori %[[SAME_WORD]], %{{.*}} : vector<8xi1>
+// CHECK-NEXT:      %[[TRUE:.*]] = arith.constant dense<true> : vector<8xi1>
+// CHECK-NEXT:      %[[NOT_KEPT:.*]] = arith.xori %[[KEPT]], %[[TRUE]] : vector<8xi1>
+// CHECK-NEXT:      %[[CHANGED:.*]] = arith.andi %[[NOT_KEPT]], %odd : vector<8xi1>
+// The word of another epoch as empty (functions.current), and functions.step: the
+// new words and the races.
+// CHECK:           %[[RACING:.*]] = arith.andi %[[CHANGED]], %{{.*}} : vector<8xi1>
+// CHECK-NEXT:      %[[ANY:.*]] = vector.reduction <or>, %[[RACING]] : vector<8xi1> into i1
 // CHECK-NEXT:      scf.if %[[ANY]] {
 // CHECK:             %[[POW:.*]] = arith.constant dense<[1, 2, 4, 8, 16, 32, 64, 128]> : vector<8xi64>
 // CHECK-NEXT:        %[[NONE:.*]] = arith.constant dense<0> : vector<8xi64>
@@ -89,16 +94,15 @@ func.func private @__vecz_v8_k(%tile: memref<?xf32, 3>, %v: f32)
 // CHECK-NEXT:        %[[SITE:.*]] = arith.constant 2 : i64
 // CHECK-NEXT:        func.call @__mux_check_local_lanes(%local_shadow, %0, %[[LOAD_AT]], %[[BYTES]], %[[LANES]], %[[ACTIVE]], %[[NO]], %[[READ]], %[[SHIFT]], %[[FROM]], %[[SITE]])
 // CHECK-NEXT:      } else {
-// CHECK-NEXT:        %[[NEW:.*]] = llvmx.select %[[CHANGED]], %[[WORDS]], %[[OLD]] : vector<8xi1>, vector<8xi64>
-// CHECK-NEXT:        vector.store %[[NEW]], %local_shadow[%{{.*}}] : memref<?xi64>, vector<8xi64>
+// CHECK-NEXT:        %[[STORED:.*]] = llvmx.select %[[CHANGED]], %{{.*}}, %[[OLD]] : vector<8xi1>, vector<8xi64>
+// CHECK-NEXT:        vector.store %[[STORED]], %local_shadow[%{{.*}}] : memref<?xi64>, vector<8xi64>
 // CHECK-NEXT:      }
 // CHECK-NEXT:    } else {
 // CHECK:           func.call @__mux_check_local_lanes(%local_shadow, %0, %[[LOAD_AT]],
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %x = vector.maskedload %tile[%next], %odd, %zeros
 // The store: lane i is a uniform write (1 << 23 in its word) if its element holds
-// its value already, bit for bit; such a lane leaves an empty word where the
-// lane's check would store its own.
+// its value already, bit for bit.
 // CHECK:         %[[HELD:.*]] = vector.load %tile[%lid] : memref<?xf32, 3 : i64>, vector<8xf32>
 // CHECK-NEXT:    %[[HELD_BITS:.*]] = arith.bitcast %[[HELD]] : vector<8xf32> to vector<8xi32>
 // CHECK-NEXT:    %[[V_BITS:.*]] = arith.bitcast %vs : vector<8xf32> to vector<8xi32>
@@ -108,9 +112,7 @@ func.func private @__vecz_v8_k(%tile: memref<?xf32, 3>, %v: f32)
 // CHECK-NEXT:      %[[FLAGS:.*]] = llvmx.select %[[SAME]], %[[UNIFORM]], %[[PLAIN]] : vector<8xi1>, vector<8xi64>
 // CHECK-NEXT:      %[[STORE_WORDS:.*]] = arith.ori %{{.*}}, %[[FLAGS]] : vector<8xi64>
 // CHECK:           } else {
-// CHECK-NEXT:        %[[EMPTY:.*]] = arith.constant dense<0> : vector<8xi64>
-// CHECK-NEXT:        %[[MINE:.*]] = llvmx.select %[[SAME]], %[[EMPTY]], %[[STORE_WORDS]] : vector<8xi1>, vector<8xi64>
-// CHECK-NEXT:        %[[NEW_WORDS:.*]] = llvmx.select %{{.*}}, %[[MINE]], %{{.*}} : vector<8xi1>, vector<8xi64>
+// CHECK-NEXT:        %[[NEW_WORDS:.*]] = llvmx.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xi64>
 // CHECK-NEXT:        vector.store %[[NEW_WORDS]], %local_shadow
 // CHECK:         vector.store %vs, %tile[%lid]
 
