@@ -137,13 +137,29 @@ def why_scalar(
     check (`check-local-races` filters them) and the kernel's cells of
     `2**shift` bytes; None if each is a lane access `check_lanes` checks
     exactly."""
-    rows = mux_attrs.VECZ_ROWS.get(packet) or 1
-    if rows > 1:
-        return f"a packet of {rows} rows"
+    why = _why_not_packet(packet)
+    if why is not None:
+        return why
     for access in accesses:
         why = _why_not_lanes(packet, access, shift)
         if why is not None:
             return f"{why} ({access.op.name})"
+    return None
+
+
+def _why_not_packet(packet: func.FuncOp) -> str | None:
+    """Why `packet` is not one row of lanes taking its kernel's parameters
+    (the shadow is appended to both: it must be at one index)."""
+    rows = mux_attrs.VECZ_ROWS.get(packet) or 1
+    if rows > 1:
+        return f"a packet of {rows} rows"
+    kernel = mux_attrs.VECZ_DERIVED.get(packet)
+    module = packet.parent_op()
+    if kernel is None or not isinstance(module, ModuleOp):
+        return "a packet of no kernel"
+    scalar = module_functions(module).get(kernel[1])
+    if scalar is None or scalar.function_type != packet.function_type:
+        return "a packet whose parameters are not its kernel's"
     return None
 
 
