@@ -65,7 +65,6 @@ from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, memref, scf, vector
 from xdsl.dialects.builtin import (
     AnyFloat,
-    DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -79,7 +78,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
@@ -87,7 +86,12 @@ from dialects import attributes as mux_attrs
 from dialects import llvmx, mux
 from lowering.common import check_record as cr
 from lowering.common.access_sites import Target, describe_location, targets
-from lowering.common.builders import build_if_else, const
+from lowering.common.builders import (
+    build_if_else,
+    const,
+    reduce_vector,
+    vector_constant,
+)
 from lowering.common.functions import calls_in, functions
 from lowering.common.inlining import inline_call
 from lowering.common.layout import storage
@@ -314,7 +318,7 @@ class _Checker:
 
         def outside(f: Builder) -> tuple[SSAValue, SSAValue]:
             """The active lanes out of bounds (vector<i1>), and the lanes."""
-            iota = _vector_constant(f, vtype, list(range(lanes)))
+            iota = vector_constant(f, vtype, list(range(lanes)))
             start = _splat(f, f.insert(arith.IndexCastOp(linear, i64)).result, vtype)
             limit = _splat(f, f.insert(arith.IndexCastOp(count, i64)).result, vtype)
             indices = f.insert(arith.AddiOp(start, iota)).result
@@ -324,7 +328,7 @@ class _Checker:
             return f.insert(arith.AndIOp(past, mask)).result, iota
 
         def lane_by_lane(inner: Builder) -> list[SSAValue]:
-            any_bad = _reduce(inner, outside(inner)[0], "or", i1)
+            any_bad = reduce_vector(inner, outside(inner)[0], "or", i1)
             return [inner.insert(arith.XOrIOp(any_bad, const(inner, 1, i1))).result]
 
         whole = _range_ok(b, linear, count, lanes)
@@ -335,9 +339,9 @@ class _Checker:
 
         def details(f: Builder) -> tuple[SSAValue, SSAValue, SSAValue | None]:
             bad, iota = outside(f)
-            none = _vector_constant(f, vtype, [lanes] * lanes)
+            none = vector_constant(f, vtype, [lanes] * lanes)
             chosen = f.insert(llvmx.SelectOp(bad, iota, none)).res
-            lane64 = _reduce(f, chosen, "minui", i64)
+            lane64 = reduce_vector(f, chosen, "minui", i64)
             lane = f.insert(arith.IndexCastOp(lane64, IndexType())).result
             first = f.insert(arith.AddiOp(linear, lane)).result
             offset = f.insert(arith.MuliOp(first, const(f, element))).result
@@ -507,30 +511,8 @@ def _to_i64(b: Builder, value: SSAValue) -> SSAValue:
     return value
 
 
-def _vector_constant(
-    b: Builder, type_: Attribute, values: list[int] | list[float]
-) -> SSAValue:
-    # an Attribute narrowed here, as xDSL's from_list takes a VectorType of an
-    # element type it infers, which a VectorType[Attribute] is not
-    assert isinstance(type_, VectorType)
-    attr = DenseIntOrFPElementsAttr.from_list(type_, values)
-    return b.insert(arith.ConstantOp(attr, type_)).result
-
-
 def _splat(b: Builder, value: SSAValue, type_: VectorType) -> SSAValue:
     return b.insert(vector.BroadcastOp(value, type_)).vector
-
-
-def _reduce(b: Builder, value: SSAValue, kind: str, type_) -> SSAValue:
-    op = vector.ReductionOp.create(
-        operands=[value],
-        result_types=[type_],
-        properties={
-            "kind": vector.CombiningKindAttr(vector.CombiningKindFlag(kind)),
-            "fastmath": arith.FastMathFlagsAttr("none"),
-        },
-    )
-    return b.insert(op).results[0]
 
 
 def _zero(b: Builder, type_) -> SSAValue:
@@ -543,8 +525,8 @@ def _zero(b: Builder, type_) -> SSAValue:
         for size in type_.get_shape():
             count *= size
         if isinstance(element, IntegerType | IndexType):
-            return _vector_constant(b, type_, [0] * count)
-        return _vector_constant(b, type_, [0.0] * count)
+            return vector_constant(b, type_, [0] * count)
+        return vector_constant(b, type_, [0.0] * count)
     if isinstance(type_, AnyFloat):
         return b.insert(arith.ConstantOp(FloatAttr(0.0, type_))).result
     return b.insert(llvm.ZeroOp.create(result_types=[type_])).results[0]

@@ -49,10 +49,20 @@ that is no barrier of the group (sub-groups of one work-item) starts no epoch
 and orders nothing. Accesses in a function the kernel still calls are not
 checked (they are not in the shadow: races there are missed, not invented).
 
-**Scalar.** A kernel with checked accesses runs scalar: the copy `run-vecz`
-made of it is dropped (`mux.vecz_fail` says why). A packet of work-items would
-read a cell's word in every lane before any lane writes it, and miss the races
-between lanes, the commonest kind (neighbours).
+**Packets.** `run-vecz`'s copy of a kernel (a packet of lanes, `packets`) is
+kept when every local access of it that needs a check is a contiguous vector
+access (`vector.load`/`store`, masked or not, of whole cells): each active lane
+is then checked as its work-item is in the scalar kernel, lanes in order, by
+`@__mux_check_local_lanes` (lane `i` is the work-item of local linear id
+`mux.get_local_linear_id` + `i`, its race reported with its ids), or at once,
+as vectors, for lanes of one cell each unless one races (`packets`), and the
+packet gets the shadow as the kernel does (`work-item-loops` passes the
+kernel's parameters to both, and its wrapper starts the epochs of both). A
+packet with any other local access (a scalar one, uniform or made for one
+lane: which lanes make it is not known), of several rows, or whose lanes are
+not whole cells, is dropped (`mux.vecz_fail` says why) and the kernel runs
+scalar: checking such an access for lane 0 alone would miss races, for every
+lane invent them (lanes masked off).
 
 Before: `lift-llvm-ops` (accesses as `memref` ops where they can be),
 `prepare-barriers` (barriers in the kernel, numbered), `replace-module-scope-vars`
@@ -88,7 +98,7 @@ from xdsl.rewriter import InsertPoint
 from dialects import atomic, llvmx, mux
 from dialects import attributes as mux_attrs
 from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
-from lowering.check_local_races import functions
+from lowering.check_local_races import functions, packets
 from lowering.check_local_races.cells import cell_shift
 from lowering.check_local_races.intervals import interval_classes
 from lowering.common import local_shadow as ls
@@ -126,6 +136,10 @@ class _Access:
     indices: Sequence[SSAValue]
     size: int | SSAValue
     verb: str
+    lanes: int = 1
+    """A vector's elements (a packet's lanes, `packets`)."""
+    mask: SSAValue | None = None
+    """Its active lanes (a packet's masked access)."""
 
 
 @dataclass(frozen=True)
@@ -140,11 +154,32 @@ class CheckLocalRacesPass(ModulePass):
         if work:
             functions.define(op)
         for kernel, accesses in work:
-            _keep_scalar(op, kernel)
-            _instrument(kernel, accesses)
+            shift = cell_shift(kernel, accesses)
+            packet = _packet(op, kernel, shift)
+            _instrument(kernel, accesses, shift)
+            if packet is not None:
+                packets.define(op)
+                _instrument(*packet, shift)
 
 
-def _keep_scalar(module: ModuleOp, kernel: func.FuncOp) -> None:
+def _packet(
+    module: ModuleOp, kernel: func.FuncOp, shift: int
+) -> tuple[func.FuncOp, list[_Access]] | None:
+    """The copy `run-vecz` made of `kernel` and its accesses to check, if
+    `packets` checks them exactly; else it is dropped (`_keep_scalar`)."""
+    packet = packets.packet_of(module, kernel)
+    if packet is None:
+        _keep_scalar(module, kernel, "")
+        return None
+    accesses = _to_check(packet, _accesses(packet))
+    why = packets.why_scalar(packet, accesses, shift)
+    if why is not None:
+        _keep_scalar(module, kernel, f": {why}")
+        return None
+    return packet, accesses
+
+
+def _keep_scalar(module: ModuleOp, kernel: func.FuncOp, why: str) -> None:
     """Unlinks and erases the copy `run-vecz` made of `kernel`: the work-item
     loops then run the scalar kernel, whose accesses are checked."""
     link = mux_attrs.VECZ_BASE.get(kernel)
@@ -153,7 +188,7 @@ def _keep_scalar(module: ModuleOp, kernel: func.FuncOp) -> None:
     width, name = link
     mux_attrs.VECZ_BASE.drop(kernel)
     reason = "checked mode: local-memory accesses are checked work-item by work-item"
-    mux_attrs.VECZ_FAIL.set(kernel, (width, reason))
+    mux_attrs.VECZ_FAIL.set(kernel, (width, reason + why))
     copy = module_functions(module).get(name)
     called = {c.callee.root_reference.data for c in calls_in(module)}
     if copy is not None and name not in called:
@@ -162,7 +197,8 @@ def _keep_scalar(module: ModuleOp, kernel: func.FuncOp) -> None:
 
 
 def _accesses(fn: func.FuncOp) -> list[_Access]:
-    return [a for op in fn.walk() for a in _local_accesses(op)]
+    masked = packets.is_packet(fn)
+    return [a for op in fn.walk() for a in _local_accesses(op, masked)]
 
 
 def _to_check(fn: func.FuncOp, accesses: list[_Access]) -> list[_Access]:
@@ -185,23 +221,26 @@ def _writes_local(op: Operation) -> bool:
     )
 
 
-def _local_accesses(op: Operation) -> list[_Access]:
+def _local_accesses(op: Operation, masked: bool) -> list[_Access]:
     """The local-memory accesses `op` makes (`access_sites.targets`: a copy
-    makes two). A masked access is left out: it touches only some lanes; so
-    is one the barrier schedule orders (`mux.schedule_ordered`: `replace-wgc`'s
-    folds, which every work-item makes in turn by design)."""
+    makes two). A masked access is left out unless `masked` (a packet's,
+    which `packets` checks on its active lanes): it touches only some lanes;
+    so is one the barrier schedule orders (`mux.schedule_ordered`:
+    `replace-wgc`'s folds, which every work-item makes in turn by design)."""
     if mux_attrs.SCHEDULE_ORDERED.get(op):
         return []
     found = []
     for number, target in enumerate(targets(op)):
         type_ = target.ref.type
-        if address_space_of(type_) != ADDRESS_SPACE_LOCAL or target.mask is not None:
+        local = address_space_of(type_) == ADDRESS_SPACE_LOCAL
+        if not local or (target.mask is not None and not masked):
             continue
         size = target.width
         if isinstance(type_, MemRefType):
             size = target.lanes * storage(type_.element_type)[0]
         kind = _kind(op, number)
         access = _Access(op, kind, target.ref, target.indices, size, target.verb)
+        access.lanes, access.mask = target.lanes, target.mask
         if _addressable(access):
             found.append(access)
     return found
@@ -215,7 +254,9 @@ def _kind(op: Operation, number: int) -> int:
         return ls.ATOMIC
     if isinstance(op, llvmx.MemcpyOp):
         return ls.WRITE if number == 0 else ls.READ
-    if isinstance(op, memref.StoreOp | vector.StoreOp | llvm.StoreOp):
+    if isinstance(
+        op, memref.StoreOp | vector.StoreOp | vector.MaskedStoreOp | llvm.StoreOp
+    ):
         return ls.WRITE
     return ls.READ
 
@@ -235,11 +276,13 @@ def _addressable(access: _Access) -> bool:
     return isinstance(type_.layout, NoneAttr) and all(d >= 0 for d in shape[1:])
 
 
-def _instrument(fn: func.FuncOp, accesses: list[_Access]) -> None:
+def _instrument(fn: func.FuncOp, accesses: list[_Access], shift: int) -> None:
+    """The shadow parameter and the checks of `accesses` in `fn`, a
+    kernel or its packet (which take the same parameters: `work-item-loops`
+    passes the kernel's to both)."""
     shadow = append_arguments(fn, [ls.SHADOW_TYPE])[0]
     shadow.name_hint = "local_shadow"
     mux_attrs.LOCAL_SHADOW.set(fn, len(fn.args) - 1)
-    shift = cell_shift(fn, accesses)
     mux_attrs.LOCAL_CELL.set(fn, shift)
     record = record_param(fn)
     for access in accesses:
@@ -254,6 +297,11 @@ def _check(
     b = Builder(InsertPoint.before(access.op))
     site = add_site(fn, _site_text(fn, access))
     address = _address(b, access)
+    if packets.is_packet(fn):  # lane 0's word, the lanes' added by the check
+        word = _access_word(b, access, shadow, site)
+        values = [shadow, record, address, word, _offset_base(b, fn, access, shadow)]
+        packets.check_lanes(b, access, values, site, shift)
+        return
     size = _size(b, access.size)
     word = _access_word(b, access, shadow, site)
     if access.size == 1 << shift:
@@ -264,18 +312,24 @@ def _check(
     racing = b.insert(arith.CmpiOp(race, const(b, 0, i64), "ne")).result
 
     def reported(inner: Builder) -> None:
-        root = _origin(fn, access.address)[1]
-        if root is not None:  # the offset in the variable
-            base = _as_integer(inner, root)
-        else:  # the offset in the work-group's local memory
-            load = memref.LoadOp.get(shadow, [const(inner, ls.BASE)])
-            base = inner.insert(load).res
+        base = _offset_base(inner, fn, access, shadow)
         offset = inner.insert(arith.SubiOp(address, base)).result
         at = const(inner, site, i64)
-        args = [record, race, offset, size, at]
+        args = [record, race, offset, size, at, const(inner, 0, i64)]
         inner.insert(func.CallOp(functions.REPORT, args, []))
 
     build_if(b, racing, reported)
+
+
+def _offset_base(
+    b: Builder, fn: func.FuncOp, access: _Access, shadow: SSAValue
+) -> SSAValue:
+    """The address (an i64) a report gives the access's byte offset from: the
+    variable's or parameter's start, else the work-group's local memory's."""
+    root = _origin(fn, access.address)[1]
+    if root is not None:
+        return _as_integer(b, root)
+    return b.insert(memref.LoadOp.get(shadow, [const(b, ls.BASE)])).res
 
 
 def _access_word(b: Builder, access: _Access, shadow: SSAValue, site: int) -> SSAValue:

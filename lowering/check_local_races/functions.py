@@ -252,20 +252,22 @@ def _load(b: Builder, shadow: SSAValue, index: SSAValue) -> SSAValue:
 
 
 def _report() -> func.FuncOp:
-    """`@__mux_report_local_race(%record, %race, %offset, %bytes, %site)`:
-    reports the race of this work-item's access at `%site` with the access
-    `%race` (`check_record.report`): the byte offset in what is accessed
-    (`a`), the access's size (`b`), the other work-item's ids (from its local
-    linear id) and site."""
-    types = [RECORD_TYPE, i64, i64, i64, i64]
-    names = ["record", "race", "offset", "bytes", "site"]
+    """`@__mux_report_local_race(%record, %race, %offset, %bytes, %site,
+    %lane)`: reports the race of this work-item's access at `%site` with the
+    access `%race` (`check_record.report`): the byte offset in what is
+    accessed (`a`), the access's size (`b`), the other work-item's ids (from
+    its local linear id) and site. This work-item is the one running, `%lane`
+    added to its ids in x: a lane of a packet (`packets`), 0 in a scalar
+    kernel."""
+    types = [RECORD_TYPE, i64, i64, i64, i64, i64]
+    names = ["record", "race", "offset", "bytes", "site", "lane"]
     fn, b = new_function(REPORT, types, [], names)
     # out of line and cold, as check_record's recorders: the checks inline in
     # the work-item loops stay small
     fn.attributes["passthrough"] = ArrayAttr(
         [StringAttr("noinline"), StringAttr("cold")]
     )
-    record, race, offset, size, site = fn.args
+    record, race, offset, size, site, lane = fn.args
     n = I64(b)
     linear = n.field(race, ls.FIRST_ID, ls.ID_MASK)
     linear = b.insert(arith.IndexCastOp(linear, IndexType())).result
@@ -281,8 +283,8 @@ def _report() -> func.FuncOp:
         record,
         Fault.LOCAL_RACE,
         site,
-        global_id=_ids(b, mux.GetGlobalIdOp),
-        local_id=_ids(b, mux.GetLocalIdOp),
+        global_id=_lane_ids(b, mux.GetGlobalIdOp, lane),
+        local_id=_lane_ids(b, mux.GetLocalIdOp, lane),
         a=offset,
         b=size,
         site2=_site(n, race),
@@ -302,6 +304,16 @@ def _site(n: I64, race: SSAValue) -> SSAValue:
 
 def _ids(b: Builder, query: Callable[[SSAValue], Operation]) -> list[SSAValue]:
     return [b.insert(query(const(b, d, i32))).results[0] for d in range(3)]
+
+
+def _lane_ids(
+    b: Builder, query: Callable[[SSAValue], Operation], lane: SSAValue
+) -> list[SSAValue]:
+    """The ids of the work-item running, `lane` (an i64) added in x."""
+    ids = _ids(b, query)
+    lane = b.insert(arith.IndexCastOp(lane, IndexType())).result
+    ids[0] = b.insert(arith.AddiOp(ids[0], lane)).result
+    return ids
 
 
 def _global_ids(b: Builder, local: Sequence[SSAValue]) -> list[SSAValue]:

@@ -7,12 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith, scf, vector
 from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
     UnrealizedConversionCastOp,
+    VectorType,
     i1,
     i64,
 )
@@ -137,6 +139,31 @@ def build_if_else(
     then_region = _yielding_region(then)
     else_region = Region() if otherwise is None else _yielding_region(otherwise)
     return b.insert(scf.IfOp(condition, list(result_types), then_region, else_region))
+
+
+def vector_constant(
+    b: Builder, type_: Attribute, values: list[int] | list[float]
+) -> SSAValue:
+    """A constant vector of `type_` with these lanes."""
+    # an Attribute narrowed here, as xDSL's from_list takes a VectorType of an
+    # element type it infers, which a VectorType[Attribute] is not
+    assert isinstance(type_, VectorType)
+    attr = DenseIntOrFPElementsAttr.from_list(type_, values)
+    return b.insert(arith.ConstantOp(attr, type_)).result
+
+
+def reduce_vector(b: Builder, value: SSAValue, kind: str, type_: Attribute) -> SSAValue:
+    """`vector.reduction <kind>` of `value`'s lanes (`kind`: "or", "minui", ...),
+    a `type_` scalar."""
+    op = vector.ReductionOp.create(
+        operands=[value],
+        result_types=[type_],
+        properties={
+            "kind": vector.CombiningKindAttr(vector.CombiningKindFlag(kind)),
+            "fastmath": arith.FastMathFlagsAttr("none"),
+        },
+    )
+    return b.insert(op).results[0]
 
 
 def alloca(b: Builder, type_: Attribute, name: str | None = None) -> SSAValue:

@@ -92,13 +92,15 @@
 // CHECK:         %[[RACE:.*]] = arith.select %[[INSIDE]], %[[R]], %{{.*}} : i64
 // CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : i64
 // CHECK-NEXT:    %[[RACING:.*]] = arith.cmpi ne, %[[RACE]], %[[ZERO]] : i64
-// The report: the byte offset of the access in 'tile', the race, the site.
+// The report: the byte offset of the access in 'tile', the race, the site,
+// lane 0 (a scalar kernel's work-item is the one running).
 // CHECK-NEXT:    scf.if %[[RACING]] {
 // CHECK-NEXT:      %[[P2:.*]] = builtin.unrealized_conversion_cast %tile : memref<4x8xf32, 3 : i64> to !llvm.ptr<3>
 // CHECK-NEXT:      %[[START:.*]] = llvm.ptrtoint %[[P2]] : !llvm.ptr<3> to i64
 // CHECK-NEXT:      %[[IN:.*]] = arith.subi %[[ADDRESS]], %[[START]] : i64
 // CHECK-NEXT:      %[[SITE:.*]] = arith.constant 0 : i64
-// CHECK-NEXT:      func.call @__mux_report_local_race(%0, %[[RACE]], %[[IN]], %[[SIZE]], %[[SITE]])
+// CHECK-NEXT:      %[[LANE0:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:      func.call @__mux_report_local_race(%0, %[[RACE]], %[[IN]], %[[SIZE]], %[[SITE]], %[[LANE0]])
 // CHECK-NEXT:    }
 // CHECK-NEXT:    memref.store %v, %tile[%c1, %lid]
 // After the barrier, no epoch code: the read of the interval after it is
@@ -196,7 +198,7 @@ func.func @plain(%out: memref<?xf32, 1>) attributes {mux.kernel = "entry-point"}
 // The three functions, once in the module.
 // CHECK:       func.func private @__mux_check_local_access(%shadow: memref<?xi64>, %address: i64, %bytes: i64, %access: i64, %shift: i64) -> i64
 // CHECK:       func.func private @__mux_check_local_epoch(%shadow: memref<?xi64>)
-// CHECK:       func.func private @__mux_report_local_race(%record: memref<?xi64, 1 : i64>, %race: i64, %offset: i64, %bytes: i64, %site: i64)
+// CHECK:       func.func private @__mux_report_local_race(%record: memref<?xi64, 1 : i64>, %race: i64, %offset: i64, %bytes: i64, %site: i64, %lane: i64)
 
 // In the host pipeline, checked: the wrapper allocates the local buffers and the
 // shadow per work-group, and the kernel is scalar (check-local-races drops the
