@@ -86,6 +86,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import mux
+from dialects.attributes import CHECK_BOOKKEEPING
 from lowering.common.builders import const, constant_int
 from lowering.common.cfg import branch_condition, reachable, successors
 from lowering.common.effects import is_load, is_pure, is_store
@@ -185,6 +186,8 @@ class _RegionAnalysis:
         """Whether `op` does something that is not the same for every work-item."""
         if is_pure(op) or is_load(op) or isinstance(op, (cf.BranchOp, func.ReturnOp)):
             return False
+        if CHECK_BOOKKEEPING.get(op):  # nothing, for a work-item without faults
+            return False
         if isinstance(op, (cf.ConditionalBranchOp, cf.SwitchOp)):
             return False  # a way out of the prefix, judged by build_bound_function
         return not (is_store(op) and all(self.uniform(v) for v in op.operands))
@@ -227,7 +230,10 @@ class _RegionAnalysis:
         uniform one: the last work-item, the one that surely runs, may not come this
         way.)"""
         return all(
-            is_pure(op) or is_load(op) or op is block.last_op
+            is_pure(op)
+            or is_load(op)
+            or op is block.last_op
+            or CHECK_BOOKKEEPING.get(op)
             for block in reachable([start], successors)
             for op in block.ops
         )

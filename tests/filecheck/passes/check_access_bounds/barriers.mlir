@@ -1,14 +1,17 @@
 // RUN: mux-opt %s -p check-access-bounds | filecheck %s
 //
 // Checked mode in a kernel with a barrier: each access is put in an `scf.if`
-// of its bounds, as in a kernel without, but the fault branch reports at once,
-// by a call of the module's cold recording function (site, element, byte
-// offset, lane), and each extent is loaded from the record at the access (a
-// value of the entry would live across the barrier: work-item-loops would keep
-// it per work-item). The loads are `mux.invariant_load`: LLVM hoists them out
-// of the work-item loops. Keeping the fault in private words until the return,
-// as a kernel without barriers does, was measured slower here
-// (docs/performance.md, "Checked mode").
+// of its bounds, as in a kernel without, and the fault branch keeps the
+// work-item's first fault in private words (site + 1, element, byte offset;
+// and a count), with no call: the words are marked `mux.check_fault_word` and
+// left for `work-item-loops`, which gives each region function its own,
+// zeroed, copies them to the wrapper after each region of a work-item that
+// faulted and reports the group's first fault when the group ends
+// (`lowering.scheduling.region_faults`; tests/test_checked_bounds_barriers.py
+// runs them). The work-item loops then hold no call. Each extent is loaded
+// from the record at the access (a value of the entry would live across the
+// barrier); the loads are `mux.invariant_load`, which LLVM hoists out of the
+// loops.
 
 func.func @shift(%src: memref<?xf32, 1>, %out: memref<?xf32, 1>, %tmp: memref<?xf32, 3>)
     attributes {mux.kernel = "entry-point"} {
@@ -26,13 +29,17 @@ func.func @shift(%src: memref<?xf32, 1>, %out: memref<?xf32, 1>, %tmp: memref<?x
 }
 
 // CHECK:      builtin.module attributes {mux.check_sites = [
-// CHECK-SAME:   "load from parameter 'src' (memref<?xf32, 1 : i64>) at {{.*}}barriers.mlir:18:3",
-// CHECK-SAME:   "store to parameter 'tmp' (memref<?xf32, 3 : i64>) at {{.*}}barriers.mlir:19:3",
-// CHECK-SAME:   "load from parameter 'tmp' (memref<?xf32, 3 : i64>) at {{.*}}barriers.mlir:23:3",
-// CHECK-SAME:   "store to parameter 'out' (memref<?xf32, 1 : i64>) at {{.*}}barriers.mlir:24:3"]}
+// CHECK-SAME:   "load from parameter 'src' (memref<?xf32, 1 : i64>) at {{.*}}barriers.mlir:21:3",
+// CHECK-SAME:   "store to parameter 'tmp' (memref<?xf32, 3 : i64>) at {{.*}}barriers.mlir:22:3",
+// CHECK-SAME:   "load from parameter 'tmp' (memref<?xf32, 3 : i64>) at {{.*}}barriers.mlir:26:3",
+// CHECK-SAME:   "store to parameter 'out' (memref<?xf32, 1 : i64>) at {{.*}}barriers.mlir:27:3"]}
 // CHECK:      func.func @shift({{.*}}, %[[RECORD:.*]]: memref<?xi64, 1 : i64>)
 // CHECK-SAME:    mux.check_record = 3 : i64
-// CHECK-NOT:     memref.alloca
+// CHECK-NEXT:    %[[SITE:.*]] = memref.alloca() {mux.check_fault_word = 0 : i64} : memref<1xi64>
+// CHECK-NEXT:    %[[ELEMENT:.*]] = memref.alloca() {mux.check_fault_word = 1 : i64} : memref<1xi64>
+// CHECK-NEXT:    %[[OFFSET:.*]] = memref.alloca() {mux.check_fault_word = 2 : i64} : memref<1xi64>
+// CHECK-NEXT:    %[[COUNTED:.*]] = memref.alloca() {mux.check_fault_word = 3 : i64} : memref<1xi64>
+// CHECK-NOT:     memref.store
 // CHECK:         %[[WORD:.*]] = arith.constant 35 : index
 // CHECK-NEXT:    %[[BYTES:.*]] = memref.load %[[RECORD]][%[[WORD]]] {mux.invariant_load}
 // CHECK-NEXT:    %[[BYTESI:.*]] = arith.index_cast %[[BYTES]] : i64 to index
@@ -43,23 +50,35 @@ func.func @shift(%src: memref<?xf32, 1>, %out: memref<?xf32, 1>, %tmp: memref<?x
 // CHECK-NEXT:      %[[V:.*]] = memref.load %src[%g]
 // CHECK-NEXT:      scf.yield %[[V]] : f32
 // CHECK-NEXT:    } else {
-// CHECK:           func.call @__mux_check_report_out_of_bounds(%[[RECORD]], {{.*}})
+// CHECK-NOT:       func.call
+// CHECK:           %[[KEPT:.*]] = memref.load %[[COUNTED]]
+// CHECK:           memref.store %{{.*}}, %[[COUNTED]]
+// CHECK:           scf.if
+// CHECK-NEXT:        %[[NUMBER:.*]] = arith.constant 1 : i64
+// CHECK-NEXT:        memref.store %[[NUMBER]], %[[SITE]]
+// CHECK:             memref.store %{{.*}}, %[[ELEMENT]]
+// CHECK:             memref.store %{{.*}}, %[[OFFSET]]
+// CHECK-NEXT:      }
 // CHECK:           scf.yield %{{.*}} : f32
 // CHECK-NEXT:    }
 // CHECK:         arith.constant 39 : index
 // CHECK-NEXT:    memref.load %[[RECORD]]
 // CHECK:         scf.if
 // CHECK-NEXT:      memref.store %v, %tmp[%l]
-// CHECK:           func.call @__mux_check_report_out_of_bounds
+// CHECK-NOT:       func.call
 // CHECK:         mux.work_group_barrier id(0)
 // The extent of `tmp` again, after the barrier
 // CHECK:         %[[TMPWORD:.*]] = arith.constant 39 : index
 // CHECK-NEXT:    memref.load %[[RECORD]][%[[TMPWORD]]] {mux.invariant_load}
 // CHECK:         %w = scf.if
 // CHECK-NEXT:      memref.load %tmp[%n]
-// CHECK:           func.call @__mux_check_report_out_of_bounds
+// CHECK:           arith.constant 3 : i64
+// CHECK-NEXT:      memref.store %{{.*}}, %[[SITE]]
 // CHECK:         scf.if
 // CHECK-NEXT:      memref.store %w, %out[%g]
-// CHECK:           func.call @__mux_check_report_out_of_bounds
+// CHECK:           arith.constant 4 : i64
+// CHECK-NEXT:      memref.store %{{.*}}, %[[SITE]]
+// The return reports nothing: work-item-loops does
+// CHECK-NOT:     func.call
 // CHECK:         func.return
-// CHECK:      func.func private @__mux_check_report_out_of_bounds({{.*}}) attributes {passthrough = ["noinline", "cold"]}
+// CHECK-NOT:  func.func
