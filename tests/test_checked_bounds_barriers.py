@@ -144,3 +144,86 @@ def test_the_count_is_right_with_several_threads(threads: int | None):
     assert BEFORE in message or AFTER in message
     assert message.endswith("(6 more faults in this launch)")
     check_out(out, GLOBAL - 3, GROUP)
+
+
+GUARDED = """
+func.func @guarded(%out: memref<?xf32, 1>, %tmp: memref<?xf32, 3>)
+    attributes {mux.kernel = "entry-point"} {
+  %d = arith.constant 0 : i32
+  %g = mux.get_global_id %d
+  %l = mux.get_local_id %d
+  %zero = arith.constant 0.0 : f32
+  memref.store %zero, %tmp[%l] : memref<?xf32, 3>
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  %six = arith.constant 6 : index
+  %active = arith.cmpi uge, %l, %six : index
+  scf.if %active {
+    %four = arith.constant 4 : index
+    %k = arith.addi %l, %four : index
+    %v = memref.load %tmp[%k] : memref<?xf32, 3>
+    memref.store %v, %out[%g] : memref<?xf32, 1>
+  }
+  func.return
+}
+"""
+
+
+def test_a_fault_in_a_guarded_region_is_counted_in_every_group():
+    # the region after the barrier runs the work-items its guard lets in
+    # (a bound function): 6 and 7 of each group load past `tmp`
+    kernel = mux.compile(GUARDED, checked=True, name="g.mlir").kernel("guarded")
+    out = np.ones(GLOBAL, np.float32)
+    with pytest.raises(mux.KernelError) as caught:
+        kernel(
+            out,
+            mux.LocalBuffer(4 * GROUP),
+            global_size=GLOBAL,
+            local_size=GROUP,
+            threads=1,
+        )
+    message = str(caught.value)
+    assert (
+        "load from parameter 'tmp' (memref<?xf32, 3 : i64>) at g.mlir:15:5" in message
+    )
+    assert "element 10 (byte offset 40)" in message
+    assert "global id (6, 0, 0), local id (6, 0, 0)" in message
+    assert message.endswith("(7 more faults in this launch)")
+    np.testing.assert_array_equal(out, np.where(np.arange(GLOBAL) % GROUP >= 6, 0, 1))
+
+
+EARLY = """
+func.func @early(%out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
+  %d = arith.constant 0 : i32
+  %g = mux.get_global_id %d
+  %l = mux.get_local_id %d
+  %one = arith.constant 1 : i32
+  memref.store %one, %out[%g] : memref<?xi32, 1>
+  %c2 = arith.constant 2 : index
+  %lt = arith.cmpi ult, %l, %c2 : index
+  scf.if %lt {
+    mux.work_group_barrier id(1) scope(work_group) semantics(acq_rel | work_group_memory)
+  }
+  func.return
+}
+"""
+
+
+def test_a_fault_before_a_divergence_is_recorded_first():
+    # every group diverges at the barrier; the last one's work-items 29-31
+    # stored past `out` before: their fault is recorded first, the
+    # divergences are counted
+    kernel = mux.compile(EARLY, checked=True, name="e.mlir").kernel("early")
+    out = np.zeros(GLOBAL - 3, np.int32)
+    with pytest.raises(mux.KernelError) as caught:
+        kernel(out, global_size=GLOBAL, local_size=GROUP, threads=1)
+    message = str(caught.value)
+    assert "reached different barriers" in message  # groups 0-2 first
+    assert message.endswith("(6 more faults in this launch)")  # 4 + 3 - 1
+    out = np.zeros(GROUP - 3, np.int32)
+    with pytest.raises(mux.KernelError) as caught:
+        kernel(out, global_size=GROUP, local_size=GROUP, threads=1)
+    message = str(caught.value)
+    assert "store to parameter 'out' (memref<?xi32, 1 : i64>) at e.mlir:7:3" in message
+    assert "global id (5, 0, 0), local id (5, 0, 0)" in message
+    assert message.endswith("(3 more faults in this launch)")  # 6, 7, divergence
+    np.testing.assert_array_equal(out, np.ones(GROUP - 3, np.int32))

@@ -567,7 +567,7 @@ def _build(
             bound.body.add_block(blocks[block])
             for old, new in zip(block.args, blocks[block].args, strict=True):
                 values[old], new.name_hint = new, old.name_hint
-    for original, block in blocks.items():
+    for original, block in list(blocks.items()):  # cloning adds nested blocks
         how = exits.get(original, original)  # the block itself: it passes on
         stop = original.last_op if how is None or isinstance(how, list) else how
         b = Builder(InsertPoint.at_end(block))

@@ -246,8 +246,8 @@ def item_ids(
     z = b.insert(arith.DivUIOp(rows, sizes[1])).result
     local = [b.insert(mux.GetLocalIdOp(const(b, d, i32))).result for d in range(3)]
     glob = [b.insert(mux.GetGlobalIdOp(const(b, d, i32))).result for d in range(3)]
-    item_local = [x, y, z]
-    item_global = [
+    item_local: list[SSAValue] = [x, y, z]
+    item_global: list[SSAValue] = [
         b.insert(arith.AddiOp(b.insert(arith.SubiOp(g, lo)).result, f)).result
         for g, lo, f in zip(glob, local, item_local, strict=True)
     ]
