@@ -191,8 +191,9 @@ def test_a_fault_in_a_guarded_region_is_counted_in_every_group():
     np.testing.assert_array_equal(out, np.where(np.arange(GLOBAL) % GROUP >= 6, 0, 1))
 
 
-EARLY = """
-func.func @early(%out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
+BARRIER = "scope(work_group) semantics(acq_rel | work_group_memory)"
+EARLY = f"""
+func.func @early(%out: memref<?xi32, 1>) attributes {{mux.kernel = "entry-point"}} {{
   %d = arith.constant 0 : i32
   %g = mux.get_global_id %d
   %l = mux.get_local_id %d
@@ -200,11 +201,11 @@ func.func @early(%out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"}
   memref.store %one, %out[%g] : memref<?xi32, 1>
   %c2 = arith.constant 2 : index
   %lt = arith.cmpi ult, %l, %c2 : index
-  scf.if %lt {
-    mux.work_group_barrier id(1) scope(work_group) semantics(acq_rel | work_group_memory)
-  }
+  scf.if %lt {{
+    mux.work_group_barrier id(1) {BARRIER}
+  }}
   func.return
-}
+}}
 """
 
 
