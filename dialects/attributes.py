@@ -450,8 +450,8 @@ CHECK_FAULT_WORD = MuxAttribute[int](
 )
 """Ours, checked mode: on the `memref.alloca` of word `index` of a work-item's
 deferred bounds fault in a kernel with barriers
-(`lowering.common.check_record.DeferredReport`), which `work-item-loops` reads
-after each region's loops and reports from there."""
+(`lowering.common.check_record.DeferredReport`), which `work-item-loops` keeps
+apart and reports from when the work-group ends."""
 
 CHECK_BOOKKEEPING = _unit("mux.check_bookkeeping", on_any_op=True)
 """Ours, checked mode: on the ops a region function adds to keep a

@@ -180,7 +180,7 @@ class _Checker:
         accesses = [(op, found) for op in self.fn.walk() if (found := targets(op))]
         # a scalar kernel reports its faults later, so that LLVM vectorises
         # its work-item loops (a call in them stops that): when the work-item
-        # returns, or with barriers after each region's loops (work-item-loops
+        # returns, or with barriers when its work-group ends (work-item-loops
         # reads the private words); a packet's at once (its loop over packets
         # is not LLVM's to vectorise)
         self.deferred = (

@@ -278,13 +278,11 @@ class DeferredReport:
     In a kernel without barriers the words are reported, by `report_call`,
     when the work-item returns (`finish`); the first fault of a work-group is
     then the lowest work-item's to return. In a kernel with barriers
-    (`regions`) each word is marked (`mux.check_fault_word`) and
-    `work-item-loops` reports them after each region's work-item loops
-    (`lowering.scheduling.region_faults`): it zeroes the count before each
-    work-item's region and keeps the number of faults and the lowest faulting
-    work-item as reductions the loops carry, so that the loops hold no call
-    either; the first fault of a group is the lowest work-item's of the first
-    region that faults."""
+    (`regions`) each word is marked (`mux.check_fault_word`), not zeroed
+    here, and `work-item-loops` reports them when the work-group ends
+    (`lowering.scheduling.region_faults`): each region function has its own
+    words, a work-item that faulted adds them to its words in the wrapper's,
+    and the group records its lowest faulting work-item's first fault."""
 
     WORDS = SITE_WORD, A_WORD, B_WORD, COUNT_WORD = range(4)
     """The words, in `slots` order (site + 1, element, byte offset, count)."""

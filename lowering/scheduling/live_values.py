@@ -238,10 +238,11 @@ class LiveValues:
     apart: list[OpResult] = field(default_factory=list)
     """Private arrays of one i64 kept out of the struct, in a storage of their
     own (`set_apart`): checked mode's fault words, which the wrapper reads
-    after each region (`lowering.scheduling.region_faults`). Array `k` of it
+    when the group ends (`lowering.scheduling.region_faults`). Array `k` of it
     is `items` words, one per work-item; the region functions take its address
-    (`%apart`). Apart, the work-item loops index them but not the struct, whose
-    fields at constant offsets LLVM then keeps in registers (SROA)."""
+    (`%apart`) and have their own copy of each word. Apart, nothing indexes the
+    struct by work-item for them, and LLVM keeps its fields at constant
+    offsets (the uniform values) in registers (SROA)."""
     carried: dict[SSAValue, set[int]] = field(default_factory=dict)
     """Uniform values that some region both loads and stores (a loop-carried value
     across a barrier in the loop) -> the regions that store them. Their stores go to

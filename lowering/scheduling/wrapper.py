@@ -128,7 +128,7 @@ def schedule_kernel(
     for exchange in exchanges.values():
         for slot in exchange.arrays:  # in the live storage, whatever their uses
             live.add(slot)
-    live.set_apart(words)  # read by the wrapper after each region
+    live.set_apart(words)  # read by the wrapper when the group ends
     struct = live.struct_type(f"{base}.live")
     regions = [
         build_region_function(split, r, live, struct, f"{base}{REGION_SUFFIX}{r.index}")
@@ -307,7 +307,7 @@ class _RegionBlocks:
         self.next_region = alloca(b, i32, "next_region")
         self.check: DivergenceCheck | None = None
         self.faults: RegionFaults | None = None
-        """Checked mode's bounds faults, reported after each region."""
+        """Checked mode's bounds faults, reported when the group ends."""
         self.comparing: DivergenceCheck | None = None
         """`check`, while building a region whose work-items may disagree."""
         """Checked mode's comparison of the work-items' region ids."""
