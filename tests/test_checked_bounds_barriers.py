@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_checked import fault_of
 
 import mux
 
@@ -51,16 +52,9 @@ def launch(src: int, tmp: int, threads: int | None = 1) -> tuple[str, np.ndarray
     `tmp` elements of local memory per group."""
     out = np.full(GLOBAL, -1, np.float32)
     source = np.arange(1, src + 1, dtype=np.float32)
-    with pytest.raises(mux.KernelError) as caught:
-        shift()(
-            source,
-            out,
-            mux.LocalBuffer(4 * tmp),
-            global_size=GLOBAL,
-            local_size=GROUP,
-            threads=threads,
-        )
-    return str(caught.value), out
+    local = mux.LocalBuffer(4 * tmp)
+    launch = {"global_size": GLOBAL, "local_size": GROUP, "threads": threads}
+    return fault_of(shift(), source, out, local, **launch), out
 
 
 def check_out(out: np.ndarray, src: int, tmp: int) -> None:
@@ -104,34 +98,12 @@ def test_faults_on_both_sides_of_the_barrier():
 
 
 def test_a_work_item_faulting_on_both_sides_is_described_by_its_first():
-    # only the last group faults: 29-31 before the barrier, 31 after it too
-    kernel = shift()
-    out = np.full(GLOBAL, -1, np.float32)
-    source = np.arange(1, GLOBAL, dtype=np.float32)  # one short: 31 faults
-    with pytest.raises(mux.KernelError) as caught:
-        kernel(
-            source,
-            out,
-            mux.LocalBuffer(4 * GROUP),
-            global_size=GLOBAL,
-            local_size=GROUP,
-            threads=1,
-        )
-    message = str(caught.value)
-    # group 0's work-item 7 faults after the barrier first (the groups run in
-    # order): restrict the range to the last group to see work-item 31's
-    assert "(4 more faults in this launch)" in message
-    out = np.full(GROUP, -1, np.float32)
-    with pytest.raises(mux.KernelError) as caught:
-        kernel(
-            np.arange(1, GROUP, dtype=np.float32),
-            out,
-            mux.LocalBuffer(4 * GROUP),
-            global_size=GROUP,
-            local_size=GROUP,
-            threads=1,
-        )
-    message = str(caught.value)
+    # one group, one element short: work-item 7 faults before the barrier and
+    # after it (tmp[8])
+    source = np.arange(1, GROUP, dtype=np.float32)
+    out, local = np.full(GROUP, -1, np.float32), mux.LocalBuffer(4 * GROUP)
+    launch = {"global_size": GROUP, "local_size": GROUP, "threads": 1}
+    message = fault_of(shift(), source, out, local, **launch)
     assert BEFORE in message
     assert "element 7 (byte offset 28)" in message
     assert "global id (7, 0, 0), local id (7, 0, 0)" in message
@@ -173,15 +145,8 @@ def test_a_fault_in_a_guarded_region_is_counted_in_every_group():
     # (a bound function): 6 and 7 of each group load past `tmp`
     kernel = mux.compile(GUARDED, checked=True, name="g.mlir").kernel("guarded")
     out = np.ones(GLOBAL, np.float32)
-    with pytest.raises(mux.KernelError) as caught:
-        kernel(
-            out,
-            mux.LocalBuffer(4 * GROUP),
-            global_size=GLOBAL,
-            local_size=GROUP,
-            threads=1,
-        )
-    message = str(caught.value)
+    launch = {"global_size": GLOBAL, "local_size": GROUP, "threads": 1}
+    message = fault_of(kernel, out, mux.LocalBuffer(4 * GROUP), **launch)
     assert (
         "load from parameter 'tmp' (memref<?xf32, 3 : i64>) at g.mlir:15:5" in message
     )
@@ -215,15 +180,11 @@ def test_a_fault_before_a_divergence_is_recorded_first():
     # divergences are counted
     kernel = mux.compile(EARLY, checked=True, name="e.mlir").kernel("early")
     out = np.zeros(GLOBAL - 3, np.int32)
-    with pytest.raises(mux.KernelError) as caught:
-        kernel(out, global_size=GLOBAL, local_size=GROUP, threads=1)
-    message = str(caught.value)
+    message = fault_of(kernel, out, global_size=GLOBAL, local_size=GROUP, threads=1)
     assert "reached different barriers" in message  # groups 0-2 first
     assert message.endswith("(6 more faults in this launch)")  # 4 + 3 - 1
     out = np.zeros(GROUP - 3, np.int32)
-    with pytest.raises(mux.KernelError) as caught:
-        kernel(out, global_size=GROUP, local_size=GROUP, threads=1)
-    message = str(caught.value)
+    message = fault_of(kernel, out, global_size=GROUP, local_size=GROUP, threads=1)
     assert "store to parameter 'out' (memref<?xi32, 1 : i64>) at e.mlir:7:3" in message
     assert "global id (5, 0, 0), local id (5, 0, 0)" in message
     assert message.endswith("(3 more faults in this launch)")  # 6, 7, divergence
