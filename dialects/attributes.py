@@ -45,6 +45,11 @@ spec                           our attribute (accessor)
 (ours: no spec name)           on a load of memory the kernel never changes:
                                `mux.invariant_load` (`INVARIANT_LOAD`)
 (ours: checked mode)           `mux.check_record = 3 : i64` (`CHECK_RECORD`)
+(ours: checked mode)           on a private word of a deferred bounds fault:
+                               `mux.check_fault_word = 0 : i64`
+                               (`CHECK_FAULT_WORD`); on the ops keeping it
+                               in a region function: `mux.check_bookkeeping`
+                               (`CHECK_BOOKKEEPING`)
 (ours: checked mode)           on the module: `mux.check_sites = ["store to
                                ...", ...]` (`CHECK_SITES`),
                                `mux.check_unchecked = [...]` (`CHECK_UNCHECKED`)
@@ -436,6 +441,25 @@ CHECK_RECORD = MuxAttribute[int](
 """Ours, checked mode: parameter `index` of the function is the check record
 (`lowering.common.check_record`), the buffer a fault is written to."""
 
+CHECK_FAULT_WORD = MuxAttribute[int](
+    "mux.check_fault_word",
+    "is a word index: an i64 >= 0",
+    lambda a: _int(a, i64, 0),
+    lambda v: IntegerAttr(v, i64),
+    on_any_op=True,
+)
+"""Ours, checked mode: on the `memref.alloca` of word `index` of a work-item's
+deferred bounds fault in a kernel with barriers
+(`lowering.common.check_record.DeferredReport`), which `work-item-loops` keeps
+apart and reports from when the work-group ends."""
+
+CHECK_BOOKKEEPING = _unit("mux.check_bookkeeping", on_any_op=True)
+"""Ours, checked mode: on the ops a region function adds to keep a
+work-item's deferred bounds faults (`lowering.scheduling.region_functions`:
+its words, zeroed, and their copy to the wrapper's storage if it faulted).
+They change nothing for a work-item that made no fault, so the bound
+functions (`lowering.scheduling.bounds`) take them as doing nothing."""
+
 CHECK_SITES = MuxAttribute[tuple[str, ...]](
     "mux.check_sites",
     "is a list of strings",
@@ -558,6 +582,8 @@ OP_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     LOCAL_VARIABLE,
     SCHEDULE_ORDERED,
     INVARIANT_LOAD,
+    CHECK_FAULT_WORD,
+    CHECK_BOOKKEEPING,
 )
 """Those any op may carry (`on_any_op`)."""
 MODULE_ATTRIBUTES: tuple[MuxAttribute, ...] = (

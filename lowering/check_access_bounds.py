@@ -47,12 +47,14 @@ element index and the byte offset.
 
 Before: `run-vecz` (vectorised copies made), module-scope variables replaced.
 After: every checked access is inside an `scf.if` of its bounds, the fault
-branch reporting to the record: at once (a call of the module's recording
-function), or in a scalar kernel without barriers at the work-item's return
+branch reporting to the record: in a vectorised kernel at once (a call of the
+module's recording function); in a scalar kernel later
 (`check_record.DeferredReport`: the fault branch only keeps the work-item's
-first fault in private words, so the work-item loop holds no call and LLVM
-vectorises it). A kernel without barriers loads each extent from the record
-once, at its entry.
+first fault in private words, so the work-item loops hold no call and LLVM
+vectorises them), without barriers at the work-item's return, with barriers
+when its work-group ends (`work-item-loops` reads the words, which are marked
+`mux.check_fault_word`: `lowering.scheduling.region_faults`). A kernel
+without barriers loads each extent from the record once, at its entry.
 """
 
 from __future__ import annotations
@@ -180,15 +182,16 @@ class _Checker:
 
     def run(self) -> list[str]:
         accesses = [(op, found) for op in self.fn.walk() if (found := targets(op))]
-        # a scalar kernel without barriers reports its faults when the
-        # work-item returns, so that LLVM vectorises its work-item loop (a
-        # call in it stops that); a packet's at once (its loop over packets is
-        # not LLVM's to vectorise). With barriers the private words would live
-        # across them, and LLVM still leaves reduce's tree step scalar: 3x
-        # slower than with the calls (docs/performance.md)
+        # a scalar kernel reports its faults later, so that LLVM vectorises
+        # its work-item loops (a call in them stops that): when the work-item
+        # returns, or with barriers when its work-group ends (work-item-loops
+        # reads the private words); a packet's at once (its loop over packets
+        # is not LLVM's to vectorise)
         self.deferred = (
-            cr.DeferredReport(self.fn, self.record, cr.Fault.OUT_OF_BOUNDS)
-            if accesses and self.hoist and not self.vectorised
+            cr.DeferredReport(
+                self.fn, self.record, cr.Fault.OUT_OF_BOUNDS, regions=not self.hoist
+            )
+            if accesses and not self.vectorised
             else None
         )
         for op, found in accesses:
@@ -196,7 +199,7 @@ class _Checker:
             checks = [self._check(b, op, target) for target in found]
             if all(c is not None for c in checks):
                 self._guard(b, op, [c for c in checks if c is not None])
-        if self.deferred is not None:
+        if self.deferred is not None and self.hoist:
             self.deferred.finish()
         return self.unchecked
 

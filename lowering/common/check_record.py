@@ -57,7 +57,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from dialects import atomic, mux
-from dialects.attributes import CHECK_RECORD, CHECK_SITES
+from dialects.attributes import CHECK_FAULT_WORD, CHECK_RECORD, CHECK_SITES
 from lowering.common.builders import build_if, const
 from lowering.common.functions import append_arguments
 
@@ -268,23 +268,41 @@ def to_i64(b: Builder, value: SSAValue) -> SSAValue:
 
 
 class DeferredReport:
-    """A work-item's first fault kept in private words (site + 1, `a`, `b`:
-    0 while none; and how many it made) and reported, by `report_call`, when
-    the work-item returns. The fault branches then hold no call, only stores
-    to private memory that LLVM keeps in registers or turns into masked
-    stores: the work-item loops around them still vectorise. The faults of a
-    work-item are its own, so its first is the one in program order; the
-    first of a work-group is the lowest work-item's to return (the last
-    region runs them in order)."""
+    """A work-item's first fault kept in private words (`WORDS`: site + 1,
+    `a`, `b`: 0 while none; and how many it made) and reported later. The fault
+    branches then hold no call, only stores to private memory that LLVM keeps
+    in registers or turns into masked stores: the work-item loops around them
+    still vectorise. The faults of a work-item are its own, so its first is
+    the one in program order.
 
-    def __init__(self, fn: func.FuncOp, record: SSAValue, kind: Fault) -> None:
+    In a kernel without barriers the words are reported, by `report_call`,
+    when the work-item returns (`finish`); the first fault of a work-group is
+    then the lowest work-item's to return. In a kernel with barriers
+    (`regions`) each word is marked (`mux.check_fault_word`), not zeroed
+    here, and `work-item-loops` reports them when the work-group ends
+    (`lowering.scheduling.region_faults`): each region function has its own
+    words, a work-item that faulted adds them to its words in the wrapper's,
+    and the group records its lowest faulting work-item's first fault."""
+
+    WORDS = SITE_WORD, A_WORD, B_WORD, COUNT_WORD = range(4)
+    """The words, in `slots` order (site + 1, element, byte offset, count)."""
+
+    def __init__(
+        self, fn: func.FuncOp, record: SSAValue, kind: Fault, regions: bool = False
+    ) -> None:
         self.fn, self.record, self.kind = fn, record, kind
         entry = fn.body.blocks.first
         assert entry is not None, "a fault of a declaration"
         b = Builder(InsertPoint.at_start(entry))
         self.slots = [
-            b.insert(memref.AllocaOp.get(i64, shape=[1])).memref for _ in range(4)
+            b.insert(memref.AllocaOp.get(i64, shape=[1])).memref for _ in self.WORDS
         ]
+        for word, slot in enumerate(self.slots):
+            if regions:
+                assert isinstance(slot.owner, Operation)
+                CHECK_FAULT_WORD.set(slot.owner, word)
+        if regions:  # work-item-loops zeroes the count before each region
+            return
         zero, first = const(b, 0, i64), const(b, 0)
         for slot in self.slots:
             b.insert(memref.StoreOp.get(zero, slot, [first]))
@@ -293,9 +311,10 @@ class DeferredReport:
         """At a fault (inside its branch): counted, kept if it is the
         work-item's first."""
         first = const(b, 0)
-        count = b.insert(memref.LoadOp.get(self.slots[3], [first])).res
+        counted = self.slots[self.COUNT_WORD]
+        count = b.insert(memref.LoadOp.get(counted, [first])).res
         more = b.insert(arith.AddiOp(count, const(b, 1, i64))).result
-        b.insert(memref.StoreOp.get(more, self.slots[3], [first]))
+        b.insert(memref.StoreOp.get(more, counted, [first]))
         none = b.insert(arith.CmpiOp(count, const(b, 0, i64), "eq")).result
 
         def keep(inner: Builder) -> None:

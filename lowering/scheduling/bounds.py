@@ -86,6 +86,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import mux
+from dialects.attributes import CHECK_BOOKKEEPING
 from lowering.common.builders import const, constant_int
 from lowering.common.cfg import branch_condition, reachable, successors
 from lowering.common.effects import is_load, is_pure, is_store
@@ -185,6 +186,8 @@ class _RegionAnalysis:
         """Whether `op` does something that is not the same for every work-item."""
         if is_pure(op) or is_load(op) or isinstance(op, (cf.BranchOp, func.ReturnOp)):
             return False
+        if CHECK_BOOKKEEPING.get(op):  # nothing, for a work-item without faults
+            return False
         if isinstance(op, (cf.ConditionalBranchOp, cf.SwitchOp)):
             return False  # a way out of the prefix, judged by build_bound_function
         return not (is_store(op) and all(self.uniform(v) for v in op.operands))
@@ -227,7 +230,10 @@ class _RegionAnalysis:
         uniform one: the last work-item, the one that surely runs, may not come this
         way.)"""
         return all(
-            is_pure(op) or is_load(op) or op is block.last_op
+            is_pure(op)
+            or is_load(op)
+            or op is block.last_op
+            or CHECK_BOOKKEEPING.get(op)
             for block in reachable([start], successors)
             for op in block.ops
         )
@@ -561,7 +567,7 @@ def _build(
             bound.body.add_block(blocks[block])
             for old, new in zip(block.args, blocks[block].args, strict=True):
                 values[old], new.name_hint = new, old.name_hint
-    for original, block in blocks.items():
+    for original, block in list(blocks.items()):  # cloning adds nested blocks
         how = exits.get(original, original)  # the block itself: it passes on
         stop = original.last_op if how is None or isinstance(how, list) else how
         b = Builder(InsertPoint.at_end(block))

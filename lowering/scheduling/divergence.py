@@ -53,6 +53,7 @@ operation).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
@@ -168,9 +169,15 @@ class DivergenceCheck:
             b.insert(StoreOp(new, bound))
             b.insert(StoreOp(new_item, bound_item))
 
-    def following(self, b: Builder, next_region: SSAValue) -> SSAValue:
+    def following(
+        self,
+        b: Builder,
+        next_region: SSAValue,
+        before: Callable[[Builder], None] | None = None,
+    ) -> SSAValue:
         """The region to run next: the group's, or 0 (stop) if its work-items
-        returned different ids, which is then reported."""
+        returned different ids, which is then reported (after what `before`
+        emits: the group's earlier faults)."""
         group = b.insert(LoadOp(next_region, i32)).dereferenced_value
         least, least_item, greatest, greatest_item = (
             b.insert(LoadOp(slot, t)).dereferenced_value
@@ -178,7 +185,13 @@ class DivergenceCheck:
         )
         diverged = b.insert(arith.CmpiOp(least, greatest, "ne")).result
         pairs = (least, least_item), (greatest, greatest_item)
-        build_if(b, diverged, lambda cold: self._report(cold, *pairs))
+
+        def report_it(cold: Builder) -> None:
+            if before is not None:
+                before(cold)
+            self._report(cold, *pairs)
+
+        build_if(b, diverged, report_it)
         stop = const(b, 0, i32)
         return b.insert(arith.SelectOp(diverged, stop, group)).result
 
@@ -189,19 +202,8 @@ class DivergenceCheck:
         second: tuple[SSAValue, SSAValue],
     ) -> None:
         """Records that the work-item `first[1]` (a local linear id) reached the
-        region `first[0]`, and `second[1]` the region `second[0]`. Their global
-        ids are the last work-item's (its local ids are still set) moved by the
-        difference of local ids: the same group."""
-        local = [b.insert(mux.GetLocalIdOp(const(b, d, i32))).result for d in range(3)]
-        glob = [b.insert(mux.GetGlobalIdOp(const(b, d, i32))).result for d in range(3)]
-        ids = []
-        for _, item in (first, second):
-            item_local = self._local_ids(b, item)
-            item_global = [
-                b.insert(arith.AddiOp(b.insert(arith.SubiOp(g, lo)).result, f)).result
-                for g, lo, f in zip(glob, local, item_local, strict=True)
-            ]
-            ids.append((item_global, item_local))
+        region `first[0]`, and `second[1]` the region `second[0]`."""
+        ids = [item_ids(b, self.sizes, item) for _, item in (first, second)]
         report(
             b,
             self.record,
@@ -213,15 +215,6 @@ class DivergenceCheck:
             global_id2=ids[1][0],
             local_id2=ids[1][1],
         )
-
-    def _local_ids(self, b: Builder, item: SSAValue) -> list[SSAValue]:
-        """The local ids (x, y, z) of local linear id `item` (i64)."""
-        linear = b.insert(arith.IndexCastOp(item, INDEX)).result
-        x = b.insert(arith.RemUIOp(linear, self.sizes[0])).result
-        rows = b.insert(arith.DivUIOp(linear, self.sizes[0])).result
-        y = b.insert(arith.RemUIOp(rows, self.sizes[1])).result
-        z = b.insert(arith.DivUIOp(rows, self.sizes[1])).result
-        return [x, y, z]
 
     def _site(self, b: Builder, region: SSAValue) -> SSAValue:
         """The site of region id `region` (i32), `sites[region]`, as an i64: an
@@ -237,3 +230,25 @@ class DivergenceCheck:
             number_value = const(b, number, i64)
             site = b.insert(arith.SelectOp(is_it, number_value, site)).result
         return site
+
+
+def item_ids(
+    b: Builder, sizes: Sequence[SSAValue], item: SSAValue
+) -> tuple[list[SSAValue], list[SSAValue]]:
+    """The global and local ids (x, y, z) of the work-item of local linear id
+    `item` (i64) in a group of `sizes`, emitted in the wrapper after a region's
+    loops: its global ids are the last work-item's (its ids are still set)
+    moved by the difference of local ids, the same group."""
+    linear = b.insert(arith.IndexCastOp(item, INDEX)).result
+    x = b.insert(arith.RemUIOp(linear, sizes[0])).result
+    rows = b.insert(arith.DivUIOp(linear, sizes[0])).result
+    y = b.insert(arith.RemUIOp(rows, sizes[1])).result
+    z = b.insert(arith.DivUIOp(rows, sizes[1])).result
+    local = [b.insert(mux.GetLocalIdOp(const(b, d, i32))).result for d in range(3)]
+    glob = [b.insert(mux.GetGlobalIdOp(const(b, d, i32))).result for d in range(3)]
+    item_local: list[SSAValue] = [x, y, z]
+    item_global: list[SSAValue] = [
+        b.insert(arith.AddiOp(b.insert(arith.SubiOp(g, lo)).result, f)).result
+        for g, lo, f in zip(glob, local, item_local, strict=True)
+    ]
+    return item_global, item_local

@@ -235,6 +235,14 @@ class LiveValues:
     """Stored values that are the same for every work-item
     (`lowering.scheduling.uniformity`): one copy serves the work-group, element 0 of
     their array."""
+    apart: list[OpResult] = field(default_factory=list)
+    """Private arrays of one i64 kept out of the struct, in a storage of their
+    own (`set_apart`): checked mode's fault words, which the wrapper reads
+    when the group ends (`lowering.scheduling.region_faults`). Array `k` of it
+    is `items` words, one per work-item; the region functions take its address
+    (`%apart`) and have their own copy of each word. Apart, nothing indexes the
+    struct by work-item for them, and LLVM keeps its fields at constant
+    offsets (the uniform values) in registers (SROA)."""
     carried: dict[SSAValue, set[int]] = field(default_factory=dict)
     """Uniform values that some region both loads and stores (a loop-carried value
     across a barrier in the loop) -> the regions that store them. Their stores go to
@@ -296,6 +304,16 @@ class LiveValues:
 
     def is_stored(self, value: SSAValue) -> bool:
         return value in self._stored
+
+    def set_apart(self, arrays: list[SSAValue]) -> None:
+        """Keeps `arrays` (private `memref<1xi64>` arrays) apart (`apart`),
+        whatever their uses."""
+        for array in arrays:
+            assert isinstance(array, OpResult) and private_array(array), array
+            if array in self._arrays and array in self.arrays:
+                self.arrays.remove(array)
+            self._arrays.add(array)
+            self.apart.append(array)
 
     def is_array(self, value: SSAValue) -> bool:
         return value in self._arrays

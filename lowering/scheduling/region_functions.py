@@ -18,7 +18,7 @@ value is stored right after its definition.
 from __future__ import annotations
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func
+from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
     IndexType,
     MemRefType,
@@ -30,7 +30,8 @@ from xdsl.dialects.llvm import GEPOp, LLVMPointerType, LLVMStructType, LoadOp, S
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from lowering.common.builders import POINTER, const
+from dialects.attributes import CHECK_BOOKKEEPING
+from lowering.common.builders import POINTER, build_if, const
 from lowering.common.layout import from_memory, to_memory
 from lowering.scheduling.live_values import LiveValues, field_array
 from lowering.scheduling.regions import (
@@ -60,6 +61,8 @@ class _RegionBuilder:
         assert entry is not None
         self.entry = entry
         *params, self.storage, self.item, self.items = entry.args
+        if live.apart:
+            *params, self.apart = params
         self.field_arrays: dict[int, SSAValue] = {}
         self.rematerialised: dict[SSAValue, SSAValue] = {}
         self.prologue_end: Operation | None = None
@@ -93,6 +96,60 @@ class _RegionBuilder:
             if self.prologue_end is None:
                 self.prologue_end = address.op
         return self.values[array]
+
+    def _apart_words(self) -> None:
+        """The arrays kept apart (`LiveValues.apart`), each this function's own
+        `memref<1xi64>` (so that LLVM keeps it in a register), zeroed at its
+        start and copied to the work-item's word in `%apart` before each
+        return (`_copy_apart`): a work-item's faults in this region."""
+        b = Builder(InsertPoint.at_start(self.entry))
+        zero, first = const(b, 0, i64), const(b, 0)
+        for array in self.live.apart:
+            alloca = b.insert(memref.AllocaOp.get(i64, shape=[1]))
+            store = b.insert(memref.StoreOp.get(zero, alloca.memref, [first]))
+            for op in (alloca, store):
+                CHECK_BOOKKEEPING.set(op, True)
+            self.values[array] = alloca.memref
+
+    def _copy_apart(self, b: Builder) -> None:
+        """This region's faults added to the work-item's words in `%apart`:
+        its count (the last word) to the count, the first fault (the others)
+        kept if the work-item has none there yet (`%apart`'s first word 0).
+        Nothing is stored without a fault, so that the work-item loops hold
+        no store of their own."""
+        first = const(b, 0)
+        words = [
+            b.insert(memref.LoadOp.get(self.values[array], [first])).res
+            for array in self.live.apart
+        ]
+        *kept, count = words
+        faulted = b.insert(arith.CmpiOp(count, const(b, 0, i64), "ne")).result
+
+        def store(inner: Builder) -> None:
+            counted = self._apart_word(inner, len(kept))
+            old = inner.insert(LoadOp(counted, i64)).dereferenced_value
+            total = inner.insert(arith.AddiOp(old, count)).result
+            inner.insert(StoreOp(total, counted))
+            site = self._apart_word(inner, 0)
+            old = inner.insert(LoadOp(site, i64)).dereferenced_value
+            none = arith.CmpiOp(old, const(inner, 0, i64), "eq")
+
+            def keep(innermost: Builder) -> None:
+                for word, value in enumerate(kept):
+                    self._store_apart(innermost, word, value)
+
+            build_if(inner, inner.insert(none).result, keep)
+
+        CHECK_BOOKKEEPING.set(build_if(b, faulted, store), True)
+
+    def _apart_word(self, b: Builder, word: int) -> SSAValue:
+        start = b.insert(arith.MuliOp(const(b, word, i64), self.items)).result
+        at = b.insert(arith.AddiOp(start, self.item)).result
+        gep = GEPOp.from_mixed_indices(self.apart, [at], i64, inbounds=True)
+        return b.insert(gep).result
+
+    def _store_apart(self, b: Builder, word: int, value: SSAValue) -> None:
+        b.insert(StoreOp(value, self._apart_word(b, word)))
 
     def _field_array(self, index: int) -> SSAValue:
         """The array of field `index` (at the start of the function, once)."""
@@ -201,6 +258,8 @@ class _RegionBuilder:
 
     def build(self) -> None:
         exits = self.split.exits
+        if self.live.apart:
+            self._apart_words()
         for block in self.region.blocks:
             clone = self.blocks[block]
             b = Builder(InsertPoint.at_end(clone))
@@ -208,6 +267,8 @@ class _RegionBuilder:
                 if self.live.is_stored(arg):
                     self._store(b, arg, self.values[arg])
             for top in block.ops:
+                if isinstance(top, BARRIER | func.ReturnOp) and self.live.apart:
+                    self._copy_apart(b)
                 if isinstance(top, BARRIER):
                     assert block in exits
                     b.insert(func.ReturnOp(const(b, exits[block], i32)))
@@ -236,8 +297,11 @@ def build_region_function(
 ) -> func.FuncOp:
     """`@name(<kernel params>, %live: !llvm.ptr, %item: i64, %items: i64) -> i32`
     running `region` for work-item `%item` (its local linear id) of `%items`, whose
-    live values are in the storage `%live` (`live_values.LiveLayout`)."""
-    inputs = [*split.kernel.function_type.inputs.data, POINTER, i64, i64]
+    live values are in the storage `%live` (`live_values.LiveLayout`); with
+    arrays kept apart (`LiveValues.apart`), their storage's address `%apart`
+    comes before `%live`."""
+    apart = [POINTER] if live.apart else []
+    inputs = [*split.kernel.function_type.inputs.data, *apart, POINTER, i64, i64]
     fn = func.FuncOp(name, (inputs, [i32]), visibility="private")
     entry = fn.body.blocks.first
     assert entry is not None

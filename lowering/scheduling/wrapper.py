@@ -77,6 +77,7 @@ from lowering.scheduling.loop_nest import (
     work_group_prologue,
     work_group_size,
 )
+from lowering.scheduling.region_faults import RegionFaults, fault_words
 from lowering.scheduling.region_functions import build_region_function
 from lowering.scheduling.regions import BARRIER, BarrierSplit, split_at_barriers
 
@@ -129,15 +130,19 @@ def schedule_kernel(
     kernel = _kernel_run_with_barriers(module, kernel, group, b)
     split = split_at_barriers(kernel)
     live = find_live_values(split)
+    words = fault_words(kernel)
     for exchange in exchanges.values():
         for slot in exchange.arrays:  # in the live storage, whatever their uses
             live.add(slot)
+    live.set_apart(words)  # read by the wrapper when the group ends
     struct = live.struct_type(f"{base}.live")
     regions = [
         build_region_function(split, r, live, struct, f"{base}{REGION_SUFFIX}{r.index}")
         for r in split.regions
     ]
     blocks = _RegionBlocks(module, b, wrapper, group, live, struct, exchanges)
+    if words:
+        blocks.faults = RegionFaults.build(b, wrapper, blocks.apart[0], blocks.count)
     if checked:
         ops = {barrier: exchange.op for barrier, exchange in exchanges.items()}
         blocks.check = DivergenceCheck.build(b, wrapper, split, ops, group.sizes)
@@ -298,11 +303,20 @@ class _RegionBlocks:
         size = b.insert(arith.MuliOp(self.count, item_bytes)).result
         self.storage = b.insert(AllocaOp(size, i8, self.layout.alignment)).res
         self.storage.name_hint = "live"
+        self.apart: list[SSAValue] = []
+        """The storage of the arrays kept apart (`LiveValues.apart`), if any."""
+        if live.apart:
+            words = const(b, len(live.apart) * 8, i64)
+            size = b.insert(arith.MuliOp(self.count, words)).result
+            self.apart = [b.insert(AllocaOp(size, i8, 64)).res]
+            self.apart[0].name_hint = "apart"
         self.next_region = alloca(b, i32, "next_region")
         shadow = mux_attrs.LOCAL_SHADOW.get(wrapper)
         self.shadow = None if shadow is None else self.args[shadow]
         """Checked mode's local-memory shadow, whose epoch each barrier starts."""
         self.check: DivergenceCheck | None = None
+        self.faults: RegionFaults | None = None
+        """Checked mode's bounds faults, reported when the group ends."""
         self.comparing: DivergenceCheck | None = None
         """`check`, while building a region whose work-items may disagree."""
         """Checked mode's comparison of the work-items' region ids."""
@@ -339,7 +353,10 @@ class _RegionBlocks:
                     [[] for _ in cases],
                 )
             )
-        Builder(InsertPoint.at_end(exit_block)).insert(func.ReturnOp())
+        eb = Builder(InsertPoint.at_end(exit_block))
+        if self.faults is not None:
+            self.faults.flush(eb, self.module)
+        eb.insert(func.ReturnOp())
         return bounds
 
     def _region(
@@ -400,7 +417,7 @@ class _RegionBlocks:
         region id compared with the group's if `check`."""
         assert linear is not None
         index = from_index(inner, linear, i64)
-        operands = [*self.args, self.storage, index, self.count]
+        operands = [*self.args, *self.apart, self.storage, index, self.count]
         call = func.CallOp(function.sym_name.data, operands, [i32])
         region = inner.insert(call).res[0]
         if check is None:
@@ -412,12 +429,14 @@ class _RegionBlocks:
         """The region id the work-items returned (checked: the group's, 0 if they
         diverged)."""
         if self.comparing is not None:
-            return self.comparing.following(b, self.next_region)
+            faults = self.faults
+            first = partial(faults.flush, module=self.module) if faults else None
+            return self.comparing.following(b, self.next_region, first)
         return b.insert(LoadOp(self.next_region, i32)).dereferenced_value
 
     def _span(self, bound: func.FuncOp, inner: Builder) -> tuple[SSAValue, SSAValue]:
         """The call of a bound function: `lo, hi`."""
-        operands = [*self.args, self.storage, self.count]
+        operands = [*self.args, *self.apart, self.storage, self.count]
         span = inner.insert(func.CallOp(bound.sym_name.data, operands, [INDEX] * 2))
         lo, hi = span.res
         lo.name_hint, hi.name_hint = "lo", "hi"
