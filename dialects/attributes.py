@@ -44,6 +44,8 @@ spec                           our attribute (accessor)
                                (`SCHEDULE_ORDERED`)
 (ours: no spec name)           on a load of memory the kernel never changes:
                                `mux.invariant_load` (`INVARIANT_LOAD`)
+(ours: no spec name)           on a load or store `run-vecz` makes for one
+                               lane: `mux.vecz_lane = 3 : i64` (`VECZ_LANE`)
 (ours: checked mode)           `mux.check_record = 3 : i64` (`CHECK_RECORD`)
 (ours: checked mode)           on a private word of a deferred bounds fault:
                                `mux.check_fault_word = 0 : i64`
@@ -453,6 +455,17 @@ deferred bounds fault in a kernel with barriers
 (`lowering.common.check_record.DeferredReport`), which `work-item-loops` keeps
 apart and reports from when the work-group ends."""
 
+VECZ_LANE = MuxAttribute[int](
+    "mux.vecz_lane",
+    "is a lane: an i64 >= 0",
+    lambda a: _int(a, i64, 0),
+    lambda v: IntegerAttr(v, i64),
+    on_any_op=True,
+)
+"""Ours: on a load or store `run-vecz` makes for one lane of a packet (an
+access it does lane by lane): the lane, whose work-item checked mode names
+when the access faults (`check-access-bounds`)."""
+
 CHECK_BOOKKEEPING = _unit("mux.check_bookkeeping", on_any_op=True)
 """Ours, checked mode: on the ops a region function adds to keep a
 work-item's deferred bounds faults (`lowering.scheduling.region_functions`:
@@ -580,6 +593,7 @@ FUNCTION_ATTRIBUTES: tuple[MuxAttribute, ...] = (
 )
 OP_ATTRIBUTES: tuple[MuxAttribute, ...] = (
     LOCAL_VARIABLE,
+    VECZ_LANE,
     SCHEDULE_ORDERED,
     INVARIANT_LOAD,
     CHECK_FAULT_WORD,

@@ -298,7 +298,11 @@ class _Checker:
             inside = _ult(f, linear, count)
             first = f.insert(arith.SelectOp(inside, count, linear)).result
             offset = f.insert(arith.MuliOp(first, const(f, element))).result
-            lane = f.insert(arith.SubiOp(first, linear)).result if lanes > 1 else None
+            if lanes > 1:
+                lane = f.insert(arith.SubiOp(first, linear)).result
+            else:  # a packet's access of one lane (run-vecz's) names its lane
+                made_by = mux_attrs.VECZ_LANE.get(op)
+                lane = None if made_by is None else const(f, made_by)
             return first, offset, lane
 
         return _Check(ok, site, details)

@@ -467,3 +467,30 @@ def test_a_kernel_that_prints_is_checked_printf_buffer_included(capsys):
     message = fault_of(kernel, v[:3].copy(), global_size=4, local_size=2)
     assert "load from parameter 'v'" in message and "element 3" in message
     assert "item 3 has 0\n" in capsys.readouterr().out  # the faulting load gave 0
+
+
+STRIDED = """
+func.func @strided(%out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
+  %d0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : index
+  %x = mux.get_global_id %d0
+  %at = arith.muli %x, %c2 : index
+  %v = arith.index_cast %x : index to i32
+  memref.store %v, %out[%at] : memref<?xi32, 1>
+  func.return
+}
+"""
+
+
+def test_a_store_made_lane_by_lane_names_its_lane():
+    # run-vecz stores out[2x] lane by lane (stride 2): with 9 elements, lanes
+    # 5, 6 and 7 of the one packet store past the end, and the message names
+    # lane 5's work-item, not the packet's first
+    program = mux.compile(STRIDED, checked=True, vecz_width=8)
+    out = np.zeros(9, np.int32)
+    message = fault_of(
+        program.kernel("strided"), out, global_size=(8,), local_size=(8,)
+    )
+    assert "(vectorised kernel): element 10 (byte offset 40)" in message
+    assert "global id (5, 0, 0), local id (5, 0, 0)" in message
+    np.testing.assert_array_equal(out[::2], np.arange(5))

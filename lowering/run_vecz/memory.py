@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import SSAValue
 
+from dialects import attributes as mux_attrs
 from dialects import llvmx
 from lowering.common.builders import build_if, build_if_else, const
 from lowering.run_vecz.values import PacketValues, any_lane, is_zero
@@ -258,7 +259,9 @@ class Memory(PacketValues):
                 inner: Builder, lane: int = lane, current: SSAValue = result
             ) -> SSAValue:
                 indices = [self.lane(inner, i, lane) for i in op.indices]
-                value = inner.insert(memref.LoadOp.get(ref, indices)).res
+                load = memref.LoadOp.get(ref, indices)
+                mux_attrs.VECZ_LANE.set(load, lane)
+                value = inner.insert(load).res
                 if isinstance(value.type, IndexType):
                     value = inner.insert(arith.IndexCastOp(value, i64)).result
                 return inner.insert(vector.InsertOp(value, current, [lane])).result
@@ -321,7 +324,9 @@ class Memory(PacketValues):
             def store(inner: Builder, lane: int = lane) -> None:
                 value = self.lane(inner, op.value, lane)
                 indices = [self.lane(inner, i, lane) for i in op.indices]
-                inner.insert(memref.StoreOp.get(value, ref, indices))
+                store = memref.StoreOp.get(value, ref, indices)
+                mux_attrs.VECZ_LANE.set(store, lane)
+                inner.insert(store)
 
             self.if_lane(b, mask, lane, store)
 

@@ -296,11 +296,11 @@ func.func @kernel_integer() attributes {mux.kernel = 1 : i32} {
 func.func @unknown_attribute() attributes {mux.foo} {
   func.return
 }
-// CHECK: unknown mux attribute 'mux.foo' (known: mux.base_fn_name, mux.check_bookkeeping, mux.check_fault_word, mux.check_record, mux.check_sites, mux.check_unchecked, mux.degenerate_subgroups, mux.invariant_load, mux.kernel, mux.local_cell, mux.local_mem_usage, mux.local_shadow, mux.local_variable, mux.local_vars_param, mux.max_work_dim, mux.no_subgroups, mux.orig_fn, mux.reqd_sub_group_size, mux.reqd_work_group_size, mux.schedule_ordered, mux.scheduled_fn, mux.scheduling_params, mux.sub_group_size, mux.vecz_base, mux.vecz_derived, mux.vecz_fail, mux.vecz_rows, mux.work_item_order)
+// CHECK: unknown mux attribute 'mux.foo' (known: mux.base_fn_name, mux.check_bookkeeping, mux.check_fault_word, mux.check_record, mux.check_sites, mux.check_unchecked, mux.degenerate_subgroups, mux.invariant_load, mux.kernel, mux.local_cell, mux.local_mem_usage, mux.local_shadow, mux.local_variable, mux.local_vars_param, mux.max_work_dim, mux.no_subgroups, mux.orig_fn, mux.reqd_sub_group_size, mux.reqd_work_group_size, mux.schedule_ordered, mux.scheduled_fn, mux.scheduling_params, mux.sub_group_size, mux.vecz_base, mux.vecz_derived, mux.vecz_fail, mux.vecz_lane, mux.vecz_rows, mux.work_item_order)
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT: "func.func"() <{sym_name = "unknown_attribute"
 // CHECK-NEXT: ^
-// CHECK-NEXT: | unknown mux attribute 'mux.foo' (known: mux.base_fn_name, mux.check_bookkeeping, mux.check_fault_word, mux.check_record, mux.check_sites, mux.check_unchecked, mux.degenerate_subgroups, mux.invariant_load, mux.kernel, mux.local_cell, mux.local_mem_usage, mux.local_shadow, mux.local_variable, mux.local_vars_param, mux.max_work_dim, mux.no_subgroups, mux.orig_fn, mux.reqd_sub_group_size, mux.reqd_work_group_size, mux.schedule_ordered, mux.scheduled_fn, mux.scheduling_params, mux.sub_group_size, mux.vecz_base, mux.vecz_derived, mux.vecz_fail, mux.vecz_rows, mux.work_item_order)
+// CHECK-NEXT: | unknown mux attribute 'mux.foo' (known: mux.base_fn_name, mux.check_bookkeeping, mux.check_fault_word, mux.check_record, mux.check_sites, mux.check_unchecked, mux.degenerate_subgroups, mux.invariant_load, mux.kernel, mux.local_cell, mux.local_mem_usage, mux.local_shadow, mux.local_variable, mux.local_vars_param, mux.max_work_dim, mux.no_subgroups, mux.orig_fn, mux.reqd_sub_group_size, mux.reqd_work_group_size, mux.schedule_ordered, mux.scheduled_fn, mux.scheduling_params, mux.sub_group_size, mux.vecz_base, mux.vecz_derived, mux.vecz_fail, mux.vecz_lane, mux.vecz_rows, mux.work_item_order)
 
 // -----
 
@@ -308,11 +308,11 @@ func.func @unknown_attribute() attributes {mux.foo} {
 func.func @misspelt_attribute() attributes {mux.reqd_work_group_sizes = array<i32: 1, 1, 1>} {
   func.return
 }
-// CHECK: unknown mux attribute 'mux.reqd_work_group_sizes' (known: mux.base_fn_name, mux.check_bookkeeping, mux.check_fault_word, mux.check_record, mux.check_sites, mux.check_unchecked, mux.degenerate_subgroups, mux.invariant_load, mux.kernel, mux.local_cell, mux.local_mem_usage, mux.local_shadow, mux.local_variable, mux.local_vars_param, mux.max_work_dim, mux.no_subgroups, mux.orig_fn, mux.reqd_sub_group_size, mux.reqd_work_group_size, mux.schedule_ordered, mux.scheduled_fn, mux.scheduling_params, mux.sub_group_size, mux.vecz_base, mux.vecz_derived, mux.vecz_fail, mux.vecz_rows, mux.work_item_order)
+// CHECK: unknown mux attribute 'mux.reqd_work_group_sizes' (known: mux.base_fn_name, mux.check_bookkeeping, mux.check_fault_word, mux.check_record, mux.check_sites, mux.check_unchecked, mux.degenerate_subgroups, mux.invariant_load, mux.kernel, mux.local_cell, mux.local_mem_usage, mux.local_shadow, mux.local_variable, mux.local_vars_param, mux.max_work_dim, mux.no_subgroups, mux.orig_fn, mux.reqd_sub_group_size, mux.reqd_work_group_size, mux.schedule_ordered, mux.scheduled_fn, mux.scheduling_params, mux.sub_group_size, mux.vecz_base, mux.vecz_derived, mux.vecz_fail, mux.vecz_lane, mux.vecz_rows, mux.work_item_order)
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT: "func.func"() <{sym_name = "misspelt_attribute"
 // CHECK-NEXT: ^
-// CHECK-NEXT: | unknown mux attribute 'mux.reqd_work_group_sizes' (known: mux.base_fn_name, mux.check_bookkeeping, mux.check_fault_word, mux.check_record, mux.check_sites, mux.check_unchecked, mux.degenerate_subgroups, mux.invariant_load, mux.kernel, mux.local_cell, mux.local_mem_usage, mux.local_shadow, mux.local_variable, mux.local_vars_param, mux.max_work_dim, mux.no_subgroups, mux.orig_fn, mux.reqd_sub_group_size, mux.reqd_work_group_size, mux.schedule_ordered, mux.scheduled_fn, mux.scheduling_params, mux.sub_group_size, mux.vecz_base, mux.vecz_derived, mux.vecz_fail, mux.vecz_rows, mux.work_item_order)
+// CHECK-NEXT: | unknown mux attribute 'mux.reqd_work_group_sizes' (known: mux.base_fn_name, mux.check_bookkeeping, mux.check_fault_word, mux.check_record, mux.check_sites, mux.check_unchecked, mux.degenerate_subgroups, mux.invariant_load, mux.kernel, mux.local_cell, mux.local_mem_usage, mux.local_shadow, mux.local_variable, mux.local_vars_param, mux.max_work_dim, mux.no_subgroups, mux.orig_fn, mux.reqd_sub_group_size, mux.reqd_work_group_size, mux.schedule_ordered, mux.scheduled_fn, mux.scheduling_params, mux.sub_group_size, mux.vecz_base, mux.vecz_derived, mux.vecz_fail, mux.vecz_lane, mux.vecz_rows, mux.work_item_order)
 
 // -----
 

@@ -93,17 +93,18 @@ func.func @row_dot(%a: memref<?xf32, 1>, %b: memref<?xf32, 1>, %c: memref<?xf32,
 
 // -----
 
-// A strided store (x * 2 is linear of stride 2) is done lane by lane.
+// A strided store (x * 2 is linear of stride 2) is done lane by lane, each store
+// marked with its lane (mux.vecz_lane: checked mode names its work-item).
 // CHECK-LABEL: func.func private @__vecz_v8_strided(
 // CHECK:         %[[X2:.*]] = arith.muli %x, %c2 : index
 // CHECK:         %[[V0:.*]] = vector.extract %{{.*}}[0] : i32 from vector<8xi32>
 // CHECK-NEXT:    %[[O0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[I0:.*]] = arith.addi %[[X2]], %[[O0]] : index
-// CHECK-NEXT:    memref.store %[[V0]], %out[%[[I0]]] : memref<?xi32, 1 : i64>
+// CHECK-NEXT:    memref.store %[[V0]], %out[%[[I0]]] {mux.vecz_lane = 0 : i64} : memref<?xi32, 1 : i64>
 // CHECK:         %[[V7:.*]] = vector.extract %{{.*}}[7] : i32 from vector<8xi32>
 // CHECK-NEXT:    %[[O7:.*]] = arith.constant 14 : index
 // CHECK-NEXT:    %[[I7:.*]] = arith.addi %[[X2]], %[[O7]] : index
-// CHECK-NEXT:    memref.store %[[V7]], %out[%[[I7]]] : memref<?xi32, 1 : i64>
+// CHECK-NEXT:    memref.store %[[V7]], %out[%[[I7]]] {mux.vecz_lane = 7 : i64} : memref<?xi32, 1 : i64>
 // CHECK-NEXT:    func.return
 func.func @strided(%out: memref<?xi32, 1>) attributes {mux.kernel = "entry-point"} {
   %d0 = arith.constant 0 : i32
