@@ -318,11 +318,20 @@ WORK_ITEM_ORDER = MuxAttribute[WorkItemOrder](
 )
 """"mux-work-item-order": the dimensions from innermost to outermost; xyz if absent."""
 
-LOCAL_MEM_USAGE = MuxAttribute[int](
-    "mux.local_mem_usage",
-    "is a non-negative i64 number of bytes",
-    lambda a: _int(a, i64, 0),
-    lambda v: IntegerAttr(v, i64),
+
+def _natural(name: str, what: str, on_any_op: bool = False) -> MuxAttribute[int]:
+    """An i64 attribute >= 0 (`what`: what the value is, for the diagnostic)."""
+    return MuxAttribute[int](
+        name,
+        what,
+        lambda a: _int(a, i64, 0),
+        lambda v: IntegerAttr(v, i64),
+        on_any_op=on_any_op,
+    )
+
+
+LOCAL_MEM_USAGE = _natural(
+    "mux.local_mem_usage", "is a non-negative i64 number of bytes"
 )
 """"mux-local-mem-usage": estimated local memory of the function, in bytes.
 
@@ -434,34 +443,19 @@ the backend emits LLVM's `!invariant.load`, so that LLVM may hoist the load out
 of the work-item loops and merge it across stores to other memory."""
 
 
-CHECK_RECORD = MuxAttribute[int](
-    "mux.check_record",
-    "is a parameter index: an i64 >= 0",
-    lambda a: _int(a, i64, 0),
-    lambda v: IntegerAttr(v, i64),
-)
+CHECK_RECORD = _natural("mux.check_record", "is a parameter index: an i64 >= 0")
 """Ours, checked mode: parameter `index` of the function is the check record
 (`lowering.common.check_record`), the buffer a fault is written to."""
 
-CHECK_FAULT_WORD = MuxAttribute[int](
-    "mux.check_fault_word",
-    "is a word index: an i64 >= 0",
-    lambda a: _int(a, i64, 0),
-    lambda v: IntegerAttr(v, i64),
-    on_any_op=True,
+CHECK_FAULT_WORD = _natural(
+    "mux.check_fault_word", "is a word index: an i64 >= 0", on_any_op=True
 )
 """Ours, checked mode: on the `memref.alloca` of word `index` of a work-item's
 deferred bounds fault in a kernel with barriers
 (`lowering.common.check_record.DeferredReport`), which `work-item-loops` keeps
 apart and reports from when the work-group ends."""
 
-VECZ_LANE = MuxAttribute[int](
-    "mux.vecz_lane",
-    "is a lane: an i64 >= 0",
-    lambda a: _int(a, i64, 0),
-    lambda v: IntegerAttr(v, i64),
-    on_any_op=True,
-)
+VECZ_LANE = _natural("mux.vecz_lane", "is a lane: an i64 >= 0", on_any_op=True)
 """Ours: on a load or store `run-vecz` makes for one lane of a packet (an
 access it does lane by lane): the lane, whose work-item checked mode names
 when the access faults (`check-access-bounds`)."""
@@ -485,23 +479,13 @@ in words (`lowering.common.check_record.add_site`); a fault names its site by
 index. One table for the module, so that a kernel and its vectorised copy,
 and whatever functions work-item-loops makes of them, share it."""
 
-LOCAL_SHADOW = MuxAttribute[int](
-    "mux.local_shadow",
-    "is a parameter index: an i64 >= 0",
-    lambda a: _int(a, i64, 0),
-    lambda v: IntegerAttr(v, i64),
-)
+LOCAL_SHADOW = _natural("mux.local_shadow", "is a parameter index: an i64 >= 0")
 """Ours, checked mode: parameter `index` of the kernel is the shadow memory of
 its work-group's local memory (`check-local-races`, `lowering.common.local_shadow`),
 a `memref<?xi64>`. Hidden from the runtime like `mux.local_vars_param`:
 `add-kernel-wrapper` allocates it per work-group, with the local memory."""
 
-LOCAL_CELL = MuxAttribute[int](
-    "mux.local_cell",
-    "is a shift: an i64 >= 0",
-    lambda a: _int(a, i64, 0),
-    lambda v: IntegerAttr(v, i64),
-)
+LOCAL_CELL = _natural("mux.local_cell", "is a shift: an i64 >= 0")
 """Ours, checked mode: the shadow (`mux.local_shadow`) has a word per cell of
 `2**shift` bytes of local memory (`check-local-races` chose it so that every
 local access of the kernel covers whole cells); `add-kernel-wrapper` sizes it."""
