@@ -362,7 +362,7 @@ class _Checker:
         """`[p, p + width)` inside one of `roots`, compared as addresses."""
         address = b.insert(llvm.PtrToIntOp(target.ref, i64)).output
         width = target.width
-        width = const(b, width, i64) if isinstance(width, int) else _to_i64(b, width)
+        width = const(b, width, i64) if isinstance(width, int) else cr.to_i64(b, width)
         oks: list[SSAValue] = []
         offsets: list[SSAValue] = []
         sizes: list[SSAValue] = []
@@ -506,16 +506,6 @@ def _ule(b: Builder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
 
 def _and(b: Builder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
     return b.insert(arith.AndIOp(lhs, rhs)).result
-
-
-def _to_i64(b: Builder, value: SSAValue) -> SSAValue:
-    type_ = value.type
-    if isinstance(type_, IndexType):
-        return b.insert(arith.IndexCastOp(value, i64)).result
-    assert isinstance(type_, IntegerType)
-    if type_.bitwidth < 64:
-        return b.insert(arith.ExtUIOp(value, i64)).result
-    return value
 
 
 def _splat(b: Builder, value: SSAValue, type_: VectorType) -> SSAValue:
