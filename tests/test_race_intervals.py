@@ -32,15 +32,15 @@ def classes(body: str) -> dict[int, int] | None:
     """The interval class of each mark of `body`, None if not modelled."""
     module = parse(HEAD + body + "  func.return\n}\n")
     fn = next(op for op in module.ops if isinstance(op, func.FuncOp))
-    class_of = interval_classes(fn.body)
-    if class_of is None:
+    intervals = interval_classes(fn.body)
+    if intervals is None:
         return None
     marks = {}
     for op in fn.walk():
         if isinstance(op, memref.LoadOp):
             index = op.indices[0].owner.properties["value"]
             assert isinstance(index, IntegerAttr)
-            marks[index.value.data] = class_of(op)
+            marks[index.value.data] = intervals.class_of(op)
     return marks
 
 

@@ -35,10 +35,16 @@ For each kernel entry point that accesses local memory (address space 3):
   accesses it atomically (`intervals`: the kernel's code cut at the barriers
   of the group, in connected pieces): a read races only with a write, and
   such a read is left unchecked (transpose's and sgemm_tiled's reads of their
-  tiles). The epochs are not the kernel's to count: the barrier wrapper of
-  `work-item-loops` starts the shadow's next epoch after each barrier
-  (`local_shadow`), so the work-item loops keep no per-work-item counter and
-  the regions keep their bound functions.
+  tiles);
+- and any access of a class of intervals proven free of races at compile
+  time (`proof`: with the work-group size known, as it is for a launch, the
+  element each work-item touches, computed for every value of the loop
+  variables: reduce's and scan's tree steps).
+
+The epochs are not the kernel's to count: the barrier wrapper of
+`work-item-loops` starts the shadow's next epoch after each barrier
+(`local_shadow`), so the work-item loops keep no per-work-item counter and the
+regions keep their bound functions.
 
 **No false report.** The work-item loops run every work-item of the group to a
 barrier before any runs past it, and the wrapper starts the next epoch
@@ -101,6 +107,7 @@ from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
 from lowering.check_local_races import functions, packets
 from lowering.check_local_races.cells import cell_shift
 from lowering.check_local_races.intervals import interval_classes
+from lowering.check_local_races.proof import race_free
 from lowering.common import local_shadow as ls
 from lowering.common.access_sites import describe_location, targets
 from lowering.common.builders import build_if, build_if_else, const
@@ -202,13 +209,20 @@ def _accesses(fn: func.FuncOp) -> list[_Access]:
 
 
 def _to_check(fn: func.FuncOp, accesses: list[_Access]) -> list[_Access]:
-    """`accesses` but the reads that cannot race: those in an interval class
-    (`intervals`) where no local memory is written or accessed atomically."""
-    class_of = interval_classes(fn.body)
-    if class_of is None:
+    """`accesses` but those that cannot race: the reads in an interval class
+    (`intervals`) where no local memory is written or accessed atomically, and
+    the accesses of a class proven free of races (`proof`)."""
+    intervals = interval_classes(fn.body)
+    if intervals is None:
         return accesses
-    writing = {class_of(op) for op in fn.walk() if _writes_local(op)}
-    return [a for a in accesses if a.kind != ls.READ or class_of(a.op) in writing]
+    writing = {intervals.class_of(op) for op in fn.walk() if _writes_local(op)}
+    proven = race_free(fn, intervals)
+    return [
+        a
+        for a in accesses
+        if (a.kind != ls.READ or intervals.class_of(a.op) in writing)
+        and intervals.class_of(a.op) not in proven
+    ]
 
 
 def _writes_local(op: Operation) -> bool:

@@ -27,8 +27,6 @@ with no local write: a read races only with a write (or an atomic).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from xdsl.dialects import scf
 from xdsl.ir import Block, Operation, Region
 
@@ -47,14 +45,17 @@ class _Unknown(Exception):
 
 
 class _Segments:
-    """Segments joined in classes (a union-find), and the segment of each op."""
+    """Segments joined in classes (a union-find), the edges that join them
+    (code running on from one into the other), and the segment of each op."""
 
     def __init__(self) -> None:
         self.parent: list[int] = []
+        self.edges: list[list[int]] = []
         self.of: dict[Operation, int] = {}
 
     def new(self, joined: int | None = None) -> int:
         self.parent.append(len(self.parent))
+        self.edges.append([])
         if joined is not None:
             self.join(joined, len(self.parent) - 1)
         return len(self.parent) - 1
@@ -66,7 +67,20 @@ class _Segments:
         return segment
 
     def join(self, a: int, b: int) -> None:
+        """Code in `a` runs on into `b`."""
+        self.edges[a].append(b)
         self.parent[self.find(a)] = self.find(b)
+
+    def reached(self, start: int) -> set[int]:
+        """The segments code in `start` runs on into, `start` with them."""
+        found = {start}
+        work = [start]
+        while work:
+            for next_ in self.edges[work.pop()]:
+                if next_ not in found:
+                    found.add(next_)
+                    work.append(next_)
+        return found
 
     def block(self, block: Block, start: int) -> int:
         """Assigns `block`'s ops to segments from `start`; the segment it ends in."""
@@ -75,7 +89,7 @@ class _Segments:
             if isinstance(op, CUTS):
                 self.of[op] = current
                 current = self.new()
-            elif op.regions and _holds_cut(op):
+            elif op.regions and holds_cut(op):
                 self.of[op] = current
                 current = self.structured(op, current)
             else:
@@ -111,14 +125,54 @@ class _Segments:
         raise _Unknown
 
 
-def _holds_cut(op: Operation) -> bool:
+def holds_cut(op: Operation) -> bool:
+    """Whether `op` is a cut or has one inside."""
     return any(isinstance(inner, CUTS) for inner in op.walk())
 
 
-def interval_classes(body: Region) -> Callable[[Operation], int] | None:
-    """The interval class of each op of `body` (a kernel's), as a function of
-    the op; None if a cut is inside an op whose control flow is not modelled
-    (then any two ops may share an interval)."""
+class Intervals:
+    """The interval class and the segment of each op of a kernel's body."""
+
+    def __init__(self, segments: _Segments, blocks: int):
+        self._segments = segments
+        self._blocks = blocks
+        self._reached: dict[int, set[int]] = {}
+
+    def class_of(self, op: Operation) -> int:
+        """`op`'s interval class: ops of different classes never run in one
+        interval."""
+        return self._segments.find(self._segments.of[op])
+
+    def segment_of(self, op: Operation) -> int:
+        """`op`'s segment: the ops of one block between the same two cuts (or
+        the block's ends), with the ops nested in them; a structured op around
+        a cut is in the segment it starts in."""
+        return self._segments.of[op]
+
+    def together(self, a: Operation, b: Operation) -> bool:
+        """Whether `a` and `b` may run in one interval, in two work-items.
+
+        In a body of one block (structured control flow: the `scf` ops
+        around a cut have conditions every work-item of the group agrees on,
+        or its barriers diverge), the work-items of an interval run one
+        sequence of segments, differing only within a segment; so `a` and
+        `b` must be in one segment or one run into the other's. The branches
+        of a CFG may part work-items anywhere: there, their class decides."""
+        if self._blocks > 1:
+            return self.class_of(a) == self.class_of(b)
+        first, second = self.segment_of(a), self.segment_of(b)
+        return second in self._reach(first) or first in self._reach(second)
+
+    def _reach(self, segment: int) -> set[int]:
+        if segment not in self._reached:
+            self._reached[segment] = self._segments.reached(segment)
+        return self._reached[segment]
+
+
+def interval_classes(body: Region) -> Intervals | None:
+    """The interval classes of `body` (a kernel's); None if a cut is inside an
+    op whose control flow is not modelled (then any two ops may share an
+    interval)."""
     segments = _Segments()
     blocks = list(body.blocks)
     try:
@@ -129,8 +183,4 @@ def interval_classes(body: Region) -> Callable[[Operation], int] | None:
     for block in blocks:
         for successor in successors(block):
             segments.join(ends[block], starts[successor])
-
-    def class_of(op: Operation) -> int:
-        return segments.find(segments.of[op])
-
-    return class_of
+    return Intervals(segments, len(blocks))

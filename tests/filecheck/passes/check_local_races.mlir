@@ -195,6 +195,87 @@ func.func @plain(%out: memref<?xf32, 1>) attributes {mux.kernel = "entry-point"}
   func.return
 }
 
+// With its work-group size known (mux.reqd_work_group_size: mux.compile
+// specialises a kernel to its launch's), a class of intervals whose local
+// accesses are indexed by arithmetic on the local id and on loop variables
+// (loops run at compile time) is proven free of races (proof.py): here a tree
+// reduction's steps (the work-items with lid % 2s == 0 add tile[lid + s] into
+// tile[lid]), and nothing of @tree is checked: no shadow, no check.
+// CHECK-LABEL: func.func @tree(%tile: memref<?xi32, 3 : i64>)
+// CHECK-NOT:     local_shadow
+// CHECK-NOT:     __mux_check
+// CHECK:         func.return
+// In a group of two rows, work-items (x, 0) and (x, 1) share tile[x]: checked.
+// CHECK-LABEL: func.func @tree_of_two_rows(%tile: memref<?xi32, 3 : i64>, %local_shadow: memref<?xi64>
+// CHECK:         func.call @__mux_report_local_race
+func.func @tree(%tile: memref<?xi32, 3>)
+    attributes {mux.kernel = "entry-point", mux.reqd_work_group_size = array<i32: 8, 1, 1>} {
+  %d0 = arith.constant 0 : i32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %lid = mux.get_local_id %d0
+  %n = mux.get_local_size %d0
+  %x = arith.index_cast %lid : index to i32
+  memref.store %x, %tile[%lid] : memref<?xi32, 3>
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  %last = scf.while (%stride = %c1) : (index) -> index {
+    %more = arith.cmpi ult, %stride, %n : index
+    scf.condition(%more) %stride : index
+  } do {
+  ^bb0(%s: index):
+    %step = arith.muli %s, %c2 : index
+    %rem = arith.remui %lid, %step : index
+    %head = arith.cmpi eq, %rem, %c0 : index
+    %other = arith.addi %lid, %s : index
+    %inside = arith.cmpi ult, %other, %n : index
+    %active = arith.andi %head, %inside : i1
+    scf.if %active {
+      %mine = memref.load %tile[%lid] : memref<?xi32, 3>
+      %theirs = memref.load %tile[%other] : memref<?xi32, 3>
+      %sum = arith.addi %mine, %theirs : i32
+      memref.store %sum, %tile[%lid] : memref<?xi32, 3>
+    }
+    mux.work_group_barrier id(1) scope(work_group) semantics(acq_rel | work_group_memory)
+    scf.yield %step : index
+  }
+  func.return
+}
+
+func.func @tree_of_two_rows(%tile: memref<?xi32, 3>)
+    attributes {mux.kernel = "entry-point", mux.reqd_work_group_size = array<i32: 8, 2, 1>} {
+  %d0 = arith.constant 0 : i32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %lid = mux.get_local_id %d0
+  %n = mux.get_local_size %d0
+  %x = arith.index_cast %lid : index to i32
+  memref.store %x, %tile[%lid] : memref<?xi32, 3>
+  mux.work_group_barrier id(0) scope(work_group) semantics(acq_rel | work_group_memory)
+  %last = scf.while (%stride = %c1) : (index) -> index {
+    %more = arith.cmpi ult, %stride, %n : index
+    scf.condition(%more) %stride : index
+  } do {
+  ^bb0(%s: index):
+    %step = arith.muli %s, %c2 : index
+    %rem = arith.remui %lid, %step : index
+    %head = arith.cmpi eq, %rem, %c0 : index
+    %other = arith.addi %lid, %s : index
+    %inside = arith.cmpi ult, %other, %n : index
+    %active = arith.andi %head, %inside : i1
+    scf.if %active {
+      %mine = memref.load %tile[%lid] : memref<?xi32, 3>
+      %theirs = memref.load %tile[%other] : memref<?xi32, 3>
+      %sum = arith.addi %mine, %theirs : i32
+      memref.store %sum, %tile[%lid] : memref<?xi32, 3>
+    }
+    mux.work_group_barrier id(1) scope(work_group) semantics(acq_rel | work_group_memory)
+    scf.yield %step : index
+  }
+  func.return
+}
+
 // The three functions, once in the module.
 // CHECK:       func.func private @__mux_check_local_access(%shadow: memref<?xi64>, %address: i64, %bytes: i64, %access: i64, %shift: i64) -> i64
 // CHECK:       func.func private @__mux_check_local_epoch(%shadow: memref<?xi64>)

@@ -1,0 +1,348 @@
+"""Interval classes proven free of races at compile time, whose local accesses
+`check-local-races` then leaves unchecked.
+
+A kernel compiled for a launch has a known work-group size, and the index of a
+tree reduction's or a scan's local access is arithmetic on the local id and on
+loop variables that every work-item of the group shares (`reduce`: `scratch[lid]`
+and `scratch[lid + s]` where `lid % 2s == 0`). So this module computes, with
+`lowering.common.group_values`, the element every work-item of the group
+touches in each local access of an interval class (`intervals`), for every
+value the loop variables take (the loops run at compile time), and proves the
+class free of races if no element is touched by two work-items, one of them
+writing. A loop with no barrier around an access runs all its iterations in
+one interval, so the elements of all of them count, each work-item's own (its
+induction variable may be the work-item's: sgemm_tiled's loop over a
+work-item's share of a tile). It proves only what it can compute: it gives up
+on a class (which is then checked as before) when any local access of the
+class is not a scalar `memref.load`/`store` of a kernel parameter or
+module-scope variable (an atomic, a vector, a pointer), or its index is not
+known: a loaded value, a kernel argument, a global id, a loop whose trip is
+not fixed.
+
+Where it errs, it errs towards "may race":
+- a condition around an access that is not known (a bounds check against a
+  buffer's size) is taken as true for every work-item;
+- every pair of the class's accesses that may run in one interval is
+  compared (`Intervals.together`: one's code runs on into the other's without
+  a cut), though the code between them may not be taken;
+- the variables of different loops take every combination of their values.
+
+What it must not do is give two accesses of one interval one value of a loop
+variable when in that interval they see two. A variable is an argument of a
+loop's block, the same in every work-item of the group (its loop is run at
+compile time); it changes when its block is entered again. An interval enters
+a block at most once between the block's first cut and the block's entry (the
+path back to the entry goes through the cut), and not at all between two of
+its cuts; so two accesses see one value of the variable if both are in one
+*segment* of its block (`Intervals.segment_of`), and the block has a cut.
+Accesses of one class that use a variable in different segments (before and
+after a loop's barrier: one interval runs the end of an iteration and the
+start of the next) are not proven. The variable of an `scf.for` without a cut
+is no such shared value: its iterations are all compared (`_iterations`);
+that of an `scf.while` without a cut is not known.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects import func, llvm, memref, scf
+from xdsl.dialects.builtin import MemRefType, NoneAttr, UnrealizedConversionCastOp
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+
+from dialects import attributes as mux_attrs
+from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
+from lowering.check_local_races.intervals import Intervals, holds_cut
+from lowering.common.access_sites import targets
+from lowering.common.group_values import (
+    MAX_TRIPS,
+    GroupValues,
+    Values,
+    argument_blocks,
+    guards,
+)
+from lowering.common.layout import storage
+
+MAX_ELEMENTS = 1 << 22
+"""The most (combination of loop values) x (work-item) x (access) evaluations
+one class may take; a class that would take more is not proven."""
+
+
+@dataclass
+class _Access:
+    """A scalar local access: the parameter it accesses, its element (where
+    its memref starts, and its indices, row-major), whether it writes, and the
+    conditions around it."""
+
+    op: Operation
+    buffer: BlockArgument
+    size: int
+    """The bytes of an element."""
+    offset: int
+    """Where the accessed memref starts in `buffer`, in elements."""
+    writes: bool
+    indices: list[tuple[SSAValue, int]]
+    """Each index and its stride in elements."""
+    guards: list[tuple[SSAValue, bool]]
+    """The conditions of the `scf.if`s around it, and the branch it is in."""
+
+
+def race_free(fn: func.FuncOp, intervals: Intervals) -> set[int]:
+    """The interval classes of `fn` proven free of races (module docstring)."""
+    group = GroupValues.of(fn)
+    if group is None:
+        return set()
+    by_class: dict[int, list[Operation]] = {}
+    for op in fn.walk():
+        if _local(op):
+            by_class.setdefault(intervals.class_of(op), []).append(op)
+    return {
+        class_ for class_, ops in by_class.items() if _proven(fn, group, intervals, ops)
+    }
+
+
+def _local(op: Operation) -> bool:
+    return any(
+        address_space_of(target.ref.type) == ADDRESS_SPACE_LOCAL
+        for target in targets(op)
+    )
+
+
+def _proven(
+    fn: func.FuncOp, group: GroupValues, intervals: Intervals, ops: list[Operation]
+) -> bool:
+    accesses = [_access(fn, op) for op in ops]
+    known = [a for a in accesses if a is not None]
+    if len(known) < len(accesses):
+        return False
+    sizes: dict[BlockArgument, set[int]] = {}
+    for access in known:
+        sizes.setdefault(access.buffer, set()).add(access.size)
+    if any(len(found) > 1 for found in sizes.values()):
+        return False  # elements of different sizes in one buffer
+    return all(
+        _pair_proven(group, intervals, [a, b])
+        for i, a in enumerate(known)
+        for b in known[i:]
+        if (a.writes or b.writes)
+        and a.buffer is b.buffer
+        and intervals.together(a.op, b.op)
+    )
+
+
+def _pair_proven(group: GroupValues, intervals: Intervals, pair: list[_Access]) -> bool:
+    """Whether no two work-items touch one element, one writing, in the two
+    accesses of `pair` (or two work-items in one access, twice the same),
+    for every value of their loops' variables."""
+    blocks = _variables(group, intervals, pair)
+    if blocks is None:
+        return False
+    combinations = math.prod(len(values) for _, values in blocks)
+    if combinations * group.work_items * len(pair) > MAX_ELEMENTS:
+        return False
+    for chosen in itertools.product(*(values for _, values in blocks)):
+        env = {
+            arg: value
+            for (block, _), entry in zip(blocks, chosen, strict=True)
+            for arg, value in zip(block.args, entry, strict=True)
+        }
+        if not _disjoint(group, pair, env):
+            return False
+    return True
+
+
+def _access(fn: func.FuncOp, op: Operation) -> _Access | None:
+    """`op` as a scalar access of local memory `fn` is given, if it is one."""
+    if not isinstance(op, memref.LoadOp | memref.StoreOp):
+        return None
+    if mux_attrs.SCHEDULE_ORDERED.get(op):
+        return None
+    type_ = op.memref.type
+    origin = _origin(fn, op.memref)
+    if (
+        origin is None
+        or not isinstance(type_, MemRefType)
+        or not isinstance(type_.layout, NoneAttr)
+    ):
+        return None
+    buffer, offset = origin
+    shape = type_.get_shape()
+    size = storage(type_.element_type)[0]
+    if any(d < 0 for d in shape[1:]) or offset % size:
+        return None
+    strides = [math.prod(shape[k + 1 :]) for k in range(len(shape))]
+    indices = list(zip(op.indices, strides, strict=True))
+    writes = isinstance(op, memref.StoreOp)
+    return _Access(op, buffer, size, offset // size, writes, indices, list(guards(op)))
+
+
+def _origin(fn: func.FuncOp, ref: SSAValue) -> tuple[BlockArgument, int] | None:
+    """The parameter of `fn` that `ref` is, or is a module-scope local
+    variable in (`replace-module-scope-vars` marks its address), and its byte
+    offset there."""
+    owner = ref.owner
+    variable = None
+    if isinstance(owner, Operation):
+        variable = mux_attrs.LOCAL_VARIABLE.get(owner)
+        while isinstance(owner, UnrealizedConversionCastOp | llvm.GEPOp):
+            ref = owner.operands[0]
+            owner = ref.owner
+    if not isinstance(ref, BlockArgument) or ref.block is not fn.body.blocks.first:
+        return None
+    return ref, variable.offset if variable is not None else 0
+
+
+def _variables(
+    group: GroupValues, intervals: Intervals, accesses: list[_Access]
+) -> list[tuple[Block, list[tuple[int, ...]]]] | None:
+    """The blocks whose arguments the accesses' indices and conditions use,
+    each with the values its arguments take; None if one of them is a loop's
+    not run at compile time, or the accesses may see two of its values in one
+    interval (module docstring). The arguments of other blocks (the kernel's,
+    a branch's) are left unknown."""
+    users: dict[Block, list[Operation]] = {}
+    for access in accesses:
+        roots = [value for value, _ in access.indices] + [c for c, _ in access.guards]
+        for block in argument_blocks(roots):
+            users.setdefault(block, []).append(access.op)
+    found = []
+    for block, ops in users.items():
+        if not isinstance(block.parent_op(), scf.WhileOp | scf.ForOp):
+            continue  # a kernel argument, a branch's: not known, as no variable
+        if not any(holds_cut(op) for op in block.ops):
+            continue  # all its iterations run in one interval: `_iterations`
+        values = group.loop_values(block)
+        if values is None:
+            return None
+        segments = set()
+        for op in ops:
+            ancestor = block.find_ancestor_op_in_block(op)
+            if ancestor is None or holds_cut(ancestor):
+                return None
+            segments.add(intervals.segment_of(ancestor))
+        if len(segments) > 1:
+            return None
+        found.append((block, values))
+    return found
+
+
+def _disjoint(
+    group: GroupValues, accesses: list[_Access], env: dict[BlockArgument, int]
+) -> bool:
+    """Whether, with the loop variables of `env`, no element of a buffer is
+    touched by two work-items, one writing; False if an index is not known."""
+    touched: dict[BlockArgument, list[tuple[Values, Values, Values]]] = {}
+    for access in accesses:
+        found = _touched(group, access, env)
+        if found is None:
+            return False
+        touched.setdefault(access.buffer, []).extend(found)
+    return not any(_shared(parts) for parts in touched.values())
+
+
+def _touched(
+    group: GroupValues, access: _Access, env: dict[BlockArgument, int]
+) -> list[tuple[Values, Values, Values]] | None:
+    """The elements `access` touches and the work-items touching them (and
+    whether they write), in every iteration of the loops without a cut around
+    it (all of which run in one interval); None if an index is not known."""
+    found = []
+    for values, active in _iterations(group, access.op, env):
+        for condition, branch in access.guards:
+            known = values(condition)
+            if known is not None:  # an unknown condition: maybe true for all
+                active = active & (known if branch else ~known)
+        element = np.full(group.work_items, access.offset, dtype=np.int64)
+        for index, stride in access.indices:
+            known = values(index)
+            if known is None:
+                return None
+            element = element + known * stride
+        items = group.linear[active]
+        writes = np.full(len(items), access.writes)
+        found.append((element[active], items, writes))
+    return found
+
+
+def _iterations(
+    group: GroupValues, op: Operation, env: dict[BlockArgument, int]
+) -> list[tuple[Callable[[SSAValue], Values | None], Values]]:
+    """The values in each iteration of the `scf.for`s without a cut around
+    `op` (their induction variables one per work-item: a loop over a
+    work-item's share of a tile), and the work-items still in the loop; one
+    iteration of none if the bounds are not known (the induction variable is
+    then not known either)."""
+    loops = [
+        parent
+        for parent in _ancestors(op)
+        if isinstance(parent, scf.ForOp) and not holds_cut(parent)
+    ]
+    runs: list[tuple[dict[BlockArgument, int | Values], Values]] = [
+        (dict(env), np.ones(group.work_items, dtype=bool))
+    ]
+    for loop in reversed(loops):  # the outermost first
+        deeper: list[tuple[dict[BlockArgument, int | Values], Values]] = []
+        for outer, active in runs:
+            trips = _trips(group, loop, outer, active)
+            if trips is None or len(deeper) + len(trips) > MAX_TRIPS:
+                deeper.append((outer, active))  # its variable not known
+                continue
+            for iv, still in trips:
+                inner = dict(outer)
+                inner[loop.body.block.args[0]] = iv
+                deeper.append((inner, still))
+        runs = deeper
+    return [(group.frame(e), a) for e, a in runs]
+
+
+def _trips(
+    group: GroupValues,
+    loop: scf.ForOp,
+    env: dict[BlockArgument, int | Values],
+    active: Values,
+) -> list[tuple[Values, Values]] | None:
+    """The induction variable of `loop` in each of its iterations, for each
+    work-item (`scf.for` compares signed), and the work-items still in it;
+    None if its bounds are not known, or its step not positive."""
+    values = group.frame(env)
+    bounds = [values(v) for v in (loop.lb, loop.ub, loop.step)]
+    known = [np.broadcast_to(b, active.shape) for b in bounds if b is not None]
+    if len(known) < 3:
+        return None
+    lb, ub, step = known
+    if np.any(step[active] <= 0):
+        return None
+    count = np.where(active & (ub > lb), (ub - lb + step - 1) // step, 0)
+    most = int(count.max()) if count.size else 0
+    if most > MAX_TRIPS:
+        return None
+    return [(lb + k * step, active & (k < count)) for k in range(most)]
+
+
+def _ancestors(op: Operation) -> list[Operation]:
+    """The ops `op` is nested in, innermost first."""
+    found = []
+    while (parent := op.parent_op()) is not None:
+        found.append(parent)
+        op = parent
+    return found
+
+
+def _shared(parts: list[tuple[Values, Values, Values]]) -> bool:
+    """Whether an element is touched by two work-items, one of them writing."""
+    elements = np.concatenate([p[0] for p in parts])
+    if not len(elements):
+        return False
+    items = np.concatenate([p[1] for p in parts])
+    writes = np.concatenate([p[2] for p in parts])
+    order = np.lexsort((items, elements))
+    elements, items, writes = elements[order], items[order], writes[order]
+    starts = np.flatnonzero(np.r_[True, elements[1:] != elements[:-1]])
+    ends = np.r_[starts[1:], len(elements)] - 1
+    several = items[starts] != items[ends]
+    written = np.logical_or.reduceat(writes, starts)
+    return bool(np.any(several & written))
