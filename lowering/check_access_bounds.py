@@ -30,6 +30,16 @@ What is checked, and against what (`lowering.common.memory_objects`):
   in bounds if `[p, p + size)` lies within one of them. The check compares the
   addresses at run time, so a pointer moved in a loop needs no analysis.
 
+When the work-group size is known (`mux.reqd_work_group_size`: a kernel
+compiled for a launch), a scalar memref access whose index the compiler can
+compute for every work-item of the group (`lowering.common.group_values`:
+arithmetic on the local id and on loop variables, under the conditions around
+the access it can compute) is in bounds if its index is below the extent, OR
+the largest index of the group is: a test of values the group shares, which
+LLVM takes out of the work-item loops (or folds, for a static extent), so that
+reduce's tree steps run as unchecked when the local buffer holds them all, and
+a smaller one still faults exactly where an index is past it.
+
 Functions a checked kernel calls are inlined into it first (the extents of the
 buffers they are given are then the kernel's); a call left after 32 rounds
 (recursion, which OpenCL C forbids) keeps its callee's accesses unchecked.
@@ -95,6 +105,7 @@ from lowering.common.builders import (
     vector_constant,
 )
 from lowering.common.functions import calls_in, functions
+from lowering.common.group_values import GroupValues
 from lowering.common.inlining import inline_call
 from lowering.common.layout import storage
 from lowering.common.llvm_types import memory_space_number, memref_strides, pointer_type
@@ -174,6 +185,8 @@ class _Checker:
             derived is not None and (mux_attrs.VECZ_ROWS.get(self.fn) or 1) == 1
         )
         self.extents: dict[tuple[int, int], SSAValue] = {}
+        self.group = GroupValues.of(self.fn)
+        """The kernel's values over its work-group, if its size is known."""
         # a value of the entry would live across the barriers: stored per
         # work-item by work-item-loops, loaded back in each region
         self.hoist = not any(isinstance(o, scheduled_ops(None)) for o in self.fn.walk())
@@ -293,6 +306,15 @@ class _Checker:
                 b, linear, count, target.mask, lanes, element, site
             )
         ok = _range_ok(b, linear, count, lanes)
+        largest = None
+        if lanes == 1 and self.group is not None:
+            largest = self.group.largest(linear, op)
+        if largest is not None:
+            # no work-item's index is above `largest`: past it, the extent
+            # holds them all, a test of values the group shares, which LLVM
+            # takes out of the work-item loops (or folds, the extent static)
+            whole = _ult(b, const(b, largest), count)
+            ok = b.insert(arith.OrIOp(whole, ok)).result
 
         def details(f: Builder) -> tuple[SSAValue, SSAValue, SSAValue | None]:
             inside = _ult(f, linear, count)
