@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from xdsl.dialects import func, scf
 
+from dialects import attributes as mux_attrs
 from lowering.common.group_values import GroupValues
 from mux.compiler import parse_cached
 
@@ -144,3 +145,11 @@ def test_a_loop_whose_trip_is_not_known(bound: str):
 def test_a_loop_that_does_not_end_is_not_run_for_ever():
     body = WHILE.format(bound="%c3").replace("arith.muli %w, %c3", "arith.muli %w, %c1")
     assert value(body) is None
+
+
+def test_a_packet_has_no_values_per_work_item():
+    # run-vecz's copy runs once per packet of lanes: its local id is not one
+    # work-item's
+    fn = kernel("  %r = arith.addi %x, %x : index").clone()
+    mux_attrs.VECZ_DERIVED.set(fn, (8, "k"))
+    assert GroupValues.of(fn) is None

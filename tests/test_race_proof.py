@@ -300,3 +300,18 @@ def test_the_iterations_of_a_loop_in_one_interval_are_all_compared():
 """
     assert proven(body) == [False]
     assert proven(body.replace("%c3 step", "%c1 step")) == [True]
+
+
+def test_a_memref_moved_by_pointer_arithmetic_is_not_proven():
+    # %moved starts an element further: its [lid] is tile[lid + 1], which the
+    # next work-item stores to as its tile[lid]
+    body = """
+  %p = builtin.unrealized_conversion_cast %tile : memref<?xi32, 3> to !llvm.ptr<3>
+  %q = llvm.getelementptr %p[4] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+  %moved = builtin.unrealized_conversion_cast %q : !llvm.ptr<3> to memref<?xi32, 3>
+  %x = arith.index_cast %lid : index to i32
+  memref.store %x, %tile[%lid] : memref<?xi32, 3>
+  %y = memref.load %moved[%lid] : memref<?xi32, 3>
+  memref.store %y, %out[%lid] : memref<?xi32, 1>
+"""
+    assert proven(body) == [False]

@@ -182,13 +182,17 @@ def _access(fn: func.FuncOp, op: Operation) -> _Access | None:
 
 def _origin(fn: func.FuncOp, ref: SSAValue) -> tuple[BlockArgument, int] | None:
     """The parameter of `fn` that `ref` is, or is a module-scope local
-    variable in (`replace-module-scope-vars` marks its address), and its byte
-    offset there."""
+    variable in (`replace-module-scope-vars` marks its address, whose offset
+    it gives: the casts and the GEP before it are followed), and its byte
+    offset there. Any other pointer arithmetic: None."""
     owner = ref.owner
     variable = None
     if isinstance(owner, Operation):
         variable = mux_attrs.LOCAL_VARIABLE.get(owner)
-        while isinstance(owner, UnrealizedConversionCastOp | llvm.GEPOp):
+        followed = UnrealizedConversionCastOp
+        if variable is not None:
+            followed = UnrealizedConversionCastOp | llvm.GEPOp
+        while isinstance(owner, followed):
             ref = owner.operands[0]
             owner = ref.owner
     if not isinstance(ref, BlockArgument) or ref.block is not fn.body.blocks.first:

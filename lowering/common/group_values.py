@@ -148,7 +148,7 @@ class LoopTrace:
 class GroupValues:
     """The values of `kernel`'s integer arithmetic over one work-group of
     its required size (module docstring); `GroupValues.of` is None if it
-    has none."""
+    has none, or is `run-vecz`'s packet of a kernel."""
 
     def __init__(self, kernel: func.FuncOp, sizes: tuple[int, int, int]):
         self.kernel = kernel
@@ -162,8 +162,8 @@ class GroupValues:
     @staticmethod
     def of(kernel: func.FuncOp) -> GroupValues | None:
         sizes = mux_attrs.REQD_WORK_GROUP_SIZE.get(kernel)
-        if sizes is None:
-            return None
+        if sizes is None or mux_attrs.VECZ_DERIVED.get(kernel) is not None:
+            return None  # a packet's values are its lanes', not one work-item's
         x, y, z = sizes
         return GroupValues(kernel, (x, y, z))
 
