@@ -31,7 +31,7 @@ from xdsl.dialects import scf
 from xdsl.ir import Block, Operation, Region
 
 from dialects import mux
-from lowering.common.cfg import successors
+from lowering.common.cfg import reachable, successors
 
 CUTS: tuple[type[Operation], ...] = (
     mux.WorkGroupBarrierOp,
@@ -73,14 +73,7 @@ class _Segments:
 
     def reached(self, start: int) -> set[int]:
         """The segments code in `start` runs on into, `start` with them."""
-        found = {start}
-        work = [start]
-        while work:
-            for next_ in self.edges[work.pop()]:
-                if next_ not in found:
-                    found.add(next_)
-                    work.append(next_)
-        return found
+        return reachable([start], lambda segment: self.edges[segment])
 
     def block(self, block: Block, start: int) -> int:
         """Assigns `block`'s ops to segments from `start`; the segment it ends in."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +31,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAVal
 
 from dialects import attributes as mux_attrs
 from dialects import mux
+from lowering.common.cfg import reachable
 
 Values = np.ndarray
 """One value per work-item (shape `(n,)`), or one for all of them (0-d): int64
@@ -314,21 +315,17 @@ def guards(op: Operation) -> Iterator[tuple[SSAValue, bool]]:
 def argument_blocks(values: list[SSAValue]) -> set[Block]:
     """The blocks whose arguments `values` are computed from, through the ops
     `GroupValues` follows (a loop's result is the loop's own: not followed)."""
-    blocks: set[Block] = set()
-    seen: set[SSAValue] = set()
-    work = list(values)
-    while work:
-        value = work.pop()
-        if value in seen:
-            continue
-        seen.add(value)
-        if isinstance(value, BlockArgument):
-            blocks.add(value.block)
-        elif isinstance(value.owner, Operation) and not isinstance(
-            value.owner, scf.WhileOp | scf.ForOp
+
+    def operands(value: SSAValue) -> Sequence[SSAValue]:
+        owner = value.owner
+        if isinstance(owner, Operation) and not isinstance(
+            owner, scf.WhileOp | scf.ForOp
         ):
-            work.extend(value.owner.operands)
-    return blocks
+            return owner.operands
+        return ()
+
+    found = reachable(values, operands)
+    return {value.block for value in found if isinstance(value, BlockArgument)}
 
 
 class _Frame:
