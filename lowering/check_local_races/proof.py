@@ -142,7 +142,10 @@ def _pair_proven(group: GroupValues, intervals: Intervals, pair: list[_Access]) 
     if blocks is None:
         return False
     combinations = math.prod(len(values) for _, values in blocks)
-    if combinations * group.work_items * len(pair) > MAX_ELEMENTS:
+    if not combinations:
+        return True  # a loop whose body never runs
+    runs = MAX_ELEMENTS // (combinations * group.work_items * len(pair))
+    if runs < 1:
         return False
     for chosen in itertools.product(*(values for _, values in blocks)):
         env = {
@@ -150,7 +153,7 @@ def _pair_proven(group: GroupValues, intervals: Intervals, pair: list[_Access]) 
             for (block, _), entry in zip(blocks, chosen, strict=True)
             for arg, value in zip(block.args, entry, strict=True)
         }
-        if not _disjoint(group, pair, env):
+        if not _disjoint(group, pair, env, runs):
             return False
     return True
 
@@ -235,13 +238,17 @@ def _variables(
 
 
 def _disjoint(
-    group: GroupValues, accesses: list[_Access], env: dict[BlockArgument, int]
+    group: GroupValues,
+    accesses: list[_Access],
+    env: dict[BlockArgument, int],
+    runs: int,
 ) -> bool:
     """Whether, with the loop variables of `env`, no element of a buffer is
-    touched by two work-items, one writing; False if an index is not known."""
+    touched by two work-items, one writing; False if an index is not known,
+    or an access is in more than `runs` iterations of its loops."""
     touched: dict[BlockArgument, list[tuple[Values, Values, Values]]] = {}
     for access in accesses:
-        found = _touched(group, access, env)
+        found = _touched(group, access, env, runs)
         if found is None:
             return False
         touched.setdefault(access.buffer, []).extend(found)
@@ -249,13 +256,17 @@ def _disjoint(
 
 
 def _touched(
-    group: GroupValues, access: _Access, env: dict[BlockArgument, int]
+    group: GroupValues, access: _Access, env: dict[BlockArgument, int], runs: int
 ) -> list[tuple[Values, Values, Values]] | None:
     """The elements `access` touches and the work-items touching them (and
     whether they write), in every iteration of the loops without a cut around
-    it (all of which run in one interval); None if an index is not known."""
+    it (all of which run in one interval); None if an index is not known, or
+    there are more than `runs` iterations."""
+    iterations = _iterations(group, access.op, env, runs)
+    if iterations is None:
+        return None
     found = []
-    for values, active in _iterations(group, access.op, env):
+    for values, active in iterations:
         for condition, branch in access.guards:
             known = values(condition)
             if known is not None:  # an unknown condition: maybe true for all
@@ -273,34 +284,36 @@ def _touched(
 
 
 def _iterations(
-    group: GroupValues, op: Operation, env: dict[BlockArgument, int]
-) -> list[tuple[Callable[[SSAValue], Values | None], Values]]:
+    group: GroupValues, op: Operation, env: dict[BlockArgument, int], runs: int
+) -> list[tuple[Callable[[SSAValue], Values | None], Values]] | None:
     """The values in each iteration of the `scf.for`s without a cut around
     `op` (their induction variables one per work-item: a loop over a
     work-item's share of a tile), and the work-items still in the loop; one
-    iteration of none if the bounds are not known (the induction variable is
-    then not known either)."""
+    iteration of a loop whose bounds are not known (its induction variable is
+    then not known either); None if there would be more than `runs`."""
     loops = [
         parent
         for parent in _ancestors(op)
         if isinstance(parent, scf.ForOp) and not holds_cut(parent)
     ]
-    runs: list[tuple[dict[BlockArgument, int | Values], Values]] = [
+    found: list[tuple[dict[BlockArgument, int | Values], Values]] = [
         (dict(env), np.ones(group.work_items, dtype=bool))
     ]
     for loop in reversed(loops):  # the outermost first
         deeper: list[tuple[dict[BlockArgument, int | Values], Values]] = []
-        for outer, active in runs:
+        for outer, active in found:
             trips = _trips(group, loop, outer, active)
-            if trips is None or len(deeper) + len(trips) > MAX_TRIPS:
+            if trips is None:
                 deeper.append((outer, active))  # its variable not known
                 continue
             for iv, still in trips:
                 inner = dict(outer)
                 inner[loop.body.block.args[0]] = iv
                 deeper.append((inner, still))
-        runs = deeper
-    return [(group.frame(e), a) for e, a in runs]
+            if len(deeper) > runs:
+                return None
+        found = deeper
+    return [(group.frame(e), a) for e, a in found]
 
 
 def _trips(
