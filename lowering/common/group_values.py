@@ -43,6 +43,10 @@ Env = Mapping[BlockArgument, "int | np.ndarray"]
 MAX_TRIPS = 4096
 """The most iterations `loop_trace` runs a loop for before giving up."""
 
+MAX_EVALUATIONS = 1 << 20
+"""The most values (combinations of loop values x work-items) `largest`
+computes for one index before giving up: a bound on the compile time."""
+
 
 def width(type_: Attribute) -> int | None:
     """The bits of an integer or index type; None for any other type."""
@@ -206,7 +210,11 @@ class GroupValues:
         blocks = list(argument_blocks([value]))
         choices = [self.loop_values(block) for block in blocks]
         known = [c for c in choices if c is not None]
-        if len(known) < len(choices) or math.prod(map(len, known)) > MAX_TRIPS:
+        combinations = math.prod(map(len, known))
+        if (
+            len(known) < len(choices)
+            or combinations * self.work_items > MAX_EVALUATIONS
+        ):
             return None
         largest = None
         for chosen in itertools.product(*known):
