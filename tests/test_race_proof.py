@@ -194,27 +194,30 @@ def test_a_tile_of_two_dimensions(indices: str, expected: bool):
 
 
 @pytest.mark.parametrize(
-    "index",
+    "moved",
     [
         "%n",  # a kernel argument
         "%gid",  # which group runs is not known
         "%loaded",  # a value in memory
     ],
 )
-def test_an_index_it_cannot_compute_is_not_proven(index: str):
+def test_an_index_it_cannot_compute_is_not_proven(moved: str):
+    # tile[lid + moved]: one element per work-item whatever `moved` is (a
+    # race-free kernel), but the proof does not know it
     body = (
         """
-  %loaded = memref.load %tile[%c0] : memref<?xi32, 3>
+  %held = memref.load %tile[%c0] : memref<?xi32, 3>
+  %loaded = arith.index_cast %held : i32 to index
 """
         + BARRIER.format(0)
         + f"""
-  %loadedi = arith.index_cast %loaded : i32 to index
+  %at = arith.addi %lid, {moved} : index
   %x = arith.index_cast %lid : index to i32
-  memref.store %x, %tile[{index}] : memref<?xi32, 3>
+  memref.store %x, %tile[%at] : memref<?xi32, 3>
 """
     )
-    body = body.replace("[%loaded]", "[%loadedi]")
     assert proven(body) == [True, False]
+    assert proven(body.replace(f"%lid, {moved}", "%lid, %c4")) == [True, True]
 
 
 LOOP = (
