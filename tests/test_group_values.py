@@ -153,3 +153,29 @@ def test_a_packet_has_no_values_per_work_item():
     fn = kernel("  %r = arith.addi %x, %x : index").clone()
     mux_attrs.VECZ_DERIVED.set(fn, (8, "k"))
     assert GroupValues.of(fn) is None
+
+
+@pytest.mark.parametrize(
+    ("condition", "expected"),
+    [
+        ("%uniform", [7] * 8),  # every work-item takes the `then` branch
+        ("%odd", [0, 7, 0, 7, 0, 7, 0, 7]),  # each work-item its own
+    ],
+)
+def test_an_if_gives_each_work_item_its_branch(condition: str, expected: list[int]):
+    body = f"""
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %uniform = arith.cmpi ugt, %sx, %c1 : index
+  %parity = arith.andi %x, %c1 : index
+  %odd = arith.cmpi eq, %parity, %c1 : index
+  %r = scf.if {condition} -> (index) {{
+    scf.yield %c7 : index
+  }} else {{
+    scf.yield %c0 : index
+  }}
+"""
+    found = value(body)
+    assert found is not None
+    np.testing.assert_array_equal(np.broadcast_to(found, (8,)), expected)

@@ -318,3 +318,71 @@ def test_a_memref_moved_by_pointer_arithmetic_is_not_proven():
   memref.store %y, %out[%lid] : memref<?xi32, 1>
 """
     assert proven(body) == [False]
+
+
+WHILE_SHARE = """
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %stride = arith.constant {step} : index
+  %end = scf.while (%e = %lid) : (index) -> index {{
+    %more = arith.cmpi ult, %e, %c64 : index
+    scf.condition(%more) %e : index
+  }} do {{
+  ^bb0(%f: index):
+    %x = arith.index_cast %f : index to i32
+    memref.store %x, %tile[%f] : memref<?xi32, 3>
+    %next = arith.addi %f, %stride : index
+    scf.yield %next : index
+  }}
+"""
+"""A work-item's share as an `scf.while` (OpenCL C's `for` loops come out of
+the front-end so): elements lid, lid + step, ... below 64."""
+
+DO_WHILE_SHARE = """
+  %c64 = arith.constant 64 : index
+  %stride = arith.constant {step} : index
+  %end = scf.while (%e = %lid) : (index) -> index {{
+    %x = arith.index_cast %e : index to i32
+    memref.store %x, %tile[%e] : memref<?xi32, 3>
+    %next = arith.addi %e, %stride : index
+    %more = arith.cmpi ult, %next, %c64 : index
+    scf.condition(%more) %next : index
+  }} do {{
+  ^bb0(%f: index):
+    scf.yield %f : index
+  }}
+"""
+"""The same share as a do-while: the body in the loop's `before` region."""
+
+
+@pytest.mark.parametrize("loop", [WHILE_SHARE, DO_WHILE_SHARE])
+@pytest.mark.parametrize(("step", "expected"), [(16, True), (8, False)])
+def test_a_work_items_share_in_a_while_loop(loop: str, step: int, expected: bool):
+    assert proven(loop.format(step=step)) == [expected]
+
+
+def test_a_module_scope_variable_reached_through_casts_and_its_gep():
+    # what replace-module-scope-vars makes of a second variable (at byte 64),
+    # cast to another shape before the access, as the OpenCL C front-end's
+    # code is: its elements start at element 16 of the buffer
+    variable = (
+        '{mux.local_variable = {name = "v", offset = 64 : i64, size = 64 : i64,'
+        " type = memref<16xi32, 3>}}"
+    )
+    body = f"""
+  %p = builtin.unrealized_conversion_cast %tile : memref<?xi32, 3> to !llvm.ptr<3>
+  %q = llvm.getelementptr %p[64] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+  %v = builtin.unrealized_conversion_cast %q
+    : !llvm.ptr<3> to memref<16xi32, 3> {variable}
+  %r = builtin.unrealized_conversion_cast %v : memref<16xi32, 3> to !llvm.ptr<3>
+  %w = builtin.unrealized_conversion_cast %r : !llvm.ptr<3> to memref<4x4xi32, 3>
+  %x = arith.index_cast %lid : index to i32
+  memref.store %x, %tile[%lid] : memref<?xi32, 3>
+  %c3 = arith.constant 3 : index
+  %y = memref.load %w[%c3, %c0] : memref<4x4xi32, 3>
+  memref.store %y, %out[%lid] : memref<?xi32, 1>
+"""
+    # element 16 + 12 = 28: no work-item of 16 stores there
+    assert proven(body) == [True]
+    # element 16 + 0, which work-item 16 of a group of 32 stores to
+    assert proven(body.replace("%c3, %c0", "%c0, %c0"), size=(32, 1, 1)) == [False]

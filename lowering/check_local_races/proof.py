@@ -37,9 +37,10 @@ its cuts; so two accesses see one value of the variable if both are in one
 *segment* of its block (`Intervals.segment_of`), and the block has a cut.
 Accesses of one class that use a variable in different segments (before and
 after a loop's barrier: one interval runs the end of an iteration and the
-start of the next) are not proven. The variable of an `scf.for` without a cut
-is no such shared value: its iterations are all compared (`_iterations`);
-that of an `scf.while` without a cut is not known.
+start of the next) are not proven. The variables of a loop without a cut
+(`scf.for` or `scf.while`, which is what OpenCL C's loops come in as) are no
+such shared values: the loop is run for each work-item, and the elements of
+all its iterations are compared (`_iterations`).
 """
 
 from __future__ import annotations
@@ -185,19 +186,19 @@ def _access(fn: func.FuncOp, op: Operation) -> _Access | None:
 
 def _origin(fn: func.FuncOp, ref: SSAValue) -> tuple[BlockArgument, int] | None:
     """The parameter of `fn` that `ref` is, or is a module-scope local
-    variable in (`replace-module-scope-vars` marks its address, whose offset
-    it gives: the casts and the GEP before it are followed), and its byte
-    offset there. Any other pointer arithmetic: None."""
-    owner = ref.owner
+    variable in, through casts (`replace-module-scope-vars` marks the
+    variable's address, whose offset it gives: the GEP before that is
+    followed), and its byte offset there. Any other pointer arithmetic:
+    None."""
     variable = None
-    if isinstance(owner, Operation):
-        variable = mux_attrs.LOCAL_VARIABLE.get(owner)
+    while isinstance(owner := ref.owner, Operation):
+        variable = variable or mux_attrs.LOCAL_VARIABLE.get(owner)
         followed = UnrealizedConversionCastOp
         if variable is not None:
             followed = UnrealizedConversionCastOp | llvm.GEPOp
-        while isinstance(owner, followed):
-            ref = owner.operands[0]
-            owner = ref.owner
+        if not isinstance(owner, followed):
+            break
+        ref = owner.operands[0]
     if not isinstance(ref, BlockArgument) or ref.block is not fn.body.blocks.first:
         return None
     return ref, variable.offset if variable is not None else 0
@@ -286,45 +287,93 @@ def _touched(
 def _iterations(
     group: GroupValues, op: Operation, env: dict[BlockArgument, int], runs: int
 ) -> list[tuple[Callable[[SSAValue], Values | None], Values]] | None:
-    """The values in each iteration of the `scf.for`s without a cut around
-    `op` (their induction variables one per work-item: a loop over a
-    work-item's share of a tile), and the work-items still in the loop; one
-    iteration of a loop whose bounds are not known (its induction variable is
-    then not known either); None if there would be more than `runs`."""
+    """The values in each iteration of the loops without a cut around `op`
+    (their variables one per work-item: a loop over a work-item's share of a
+    tile), and the work-items still in the loop; one iteration of a loop that
+    cannot be run (its variables are then not known); None if there would be
+    more than `runs`."""
     loops = [
         parent
         for parent in _ancestors(op)
-        if isinstance(parent, scf.ForOp) and not holds_cut(parent)
+        if isinstance(parent, scf.ForOp | scf.WhileOp) and not holds_cut(parent)
     ]
-    found: list[tuple[dict[BlockArgument, int | Values], Values]] = [
+    found: list[tuple[_Env, Values]] = [
         (dict(env), np.ones(group.work_items, dtype=bool))
     ]
     for loop in reversed(loops):  # the outermost first
-        deeper: list[tuple[dict[BlockArgument, int | Values], Values]] = []
+        deeper: list[tuple[_Env, Values]] = []
         for outer, active in found:
-            trips = _trips(group, loop, outer, active)
+            trips = _trips(group, loop, outer, active, op)
             if trips is None:
-                deeper.append((outer, active))  # its variable not known
+                deeper.append((outer, active))  # its variables not known
                 continue
-            for iv, still in trips:
-                inner = dict(outer)
-                inner[loop.body.block.args[0]] = iv
-                deeper.append((inner, still))
+            deeper += [(outer | bound, still) for bound, still in trips]
             if len(deeper) > runs:
                 return None
         found = deeper
     return [(group.frame(e), a) for e, a in found]
 
 
+_Env = dict[BlockArgument, "int | Values"]
+
+
 def _trips(
     group: GroupValues,
-    loop: scf.ForOp,
-    env: dict[BlockArgument, int | Values],
+    loop: scf.ForOp | scf.WhileOp,
+    env: _Env,
     active: Values,
-) -> list[tuple[Values, Values]] | None:
+    op: Operation,
+) -> list[tuple[_Env, Values]] | None:
+    """The arguments of the block of `loop` that holds `op` in each iteration,
+    for each work-item, and the work-items in that iteration; None if the
+    loop cannot be run (its operands not known, a step not positive, more
+    than `MAX_TRIPS` iterations)."""
+    if isinstance(loop, scf.ForOp):
+        return _for_trips(group, loop, env, active)
+    before, after = loop.before_region.block, loop.after_region.block
+    condition, yield_ = before.last_op, after.last_op
+    if not isinstance(condition, scf.ConditionOp) or not isinstance(
+        yield_, scf.YieldOp
+    ):
+        return None
+    in_before = before.find_ancestor_op_in_block(op) is not None
+    state = [group.frame(env)(v) for v in loop.arguments]
+    found: list[tuple[_Env, Values]] = []
+    for _ in range(MAX_TRIPS):
+        if not active.any():
+            return found
+        entered = _bind(before, state)
+        if entered is None:
+            return None
+        values = group.frame(env | entered)
+        more = values(condition.condition)
+        passed = _bind(after, [values(v) for v in condition.args])
+        if in_before:
+            found.append((entered, active))
+        if more is None or passed is None:
+            return None
+        active = active & more
+        if not in_before:
+            found.append((passed, active))
+        values = group.frame(env | passed)
+        state = [values(v) for v in yield_.operands]
+    return None
+
+
+def _bind(block: Block, values: list[Values | None]) -> _Env | None:
+    """`block`'s arguments given `values`, if all are known."""
+    if any(v is None for v in values):
+        return None
+    return {arg: v for arg, v in zip(block.args, values, strict=True) if v is not None}
+
+
+def _for_trips(
+    group: GroupValues, loop: scf.ForOp, env: _Env, active: Values
+) -> list[tuple[_Env, Values]] | None:
     """The induction variable of `loop` in each of its iterations, for each
     work-item (`scf.for` compares signed), and the work-items still in it;
-    None if its bounds are not known, or its step not positive."""
+    None if its bounds are not known, or its step not positive. Its carried
+    values are not known."""
     values = group.frame(env)
     bounds = [values(v) for v in (loop.lb, loop.ub, loop.step)]
     known = [np.broadcast_to(b, active.shape) for b in bounds if b is not None]
@@ -337,7 +386,8 @@ def _trips(
     most = int(count.max()) if count.size else 0
     if most > MAX_TRIPS:
         return None
-    return [(lb + k * step, active & (k < count)) for k in range(most)]
+    iv = loop.body.block.args[0]
+    return [({iv: lb + k * step}, active & (k < count)) for k in range(most)]
 
 
 def _ancestors(op: Operation) -> list[Operation]:

@@ -8,8 +8,9 @@ set. `GroupValues.values(v, env)` gives `v` for every work-item of the group as
 one numpy array (work-items in local linear id order, `x` fastest; a 0-d array
 when `v` is the same in all of them), with `env` giving the values of block
 arguments. It follows `v`'s operands through `arith`'s integer ops, the
-work-item queries above and the results of loops whose trip is fixed
-(`loop_trace`: a loop run at compile time), and gives None for anything else:
+work-item queries above, the results of loops whose trip is fixed
+(`loop_trace`: a loop run at compile time) and of `scf.if`s (the branch each
+work-item takes), and gives None for anything else:
 a kernel argument, a loaded value, a global id (its group is not known).
 
 The arithmetic is exact, as LLVM does it: `index` is 64 bits wide, sums and
@@ -27,7 +28,15 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import (
+    Attribute,
+    Block,
+    BlockArgument,
+    Operation,
+    OpResult,
+    Region,
+    SSAValue,
+)
 
 from dialects import attributes as mux_attrs
 from dialects import mux
@@ -365,7 +374,31 @@ class _Frame:
             if trace is None:
                 return None
             return _wrap(np.asarray(trace.results[value.index], dtype=np.int64), bits)
+        if isinstance(op, scf.IfOp) and isinstance(value, OpResult):
+            return self._chosen(op, value.index)
         return self._op(op, bits)
+
+    def _chosen(self, op: scf.IfOp, index: int) -> Values | None:
+        """Result `index` of `op`: its branch's, in each work-item."""
+        condition = self.get(op.cond)
+        if condition is None:
+            return None
+        uniform = not condition.ndim or bool(np.all(condition == condition.flat[0]))
+        if uniform:
+            taken = op.true_region if bool(condition.flat[0]) else op.false_region
+            return self._yielded(taken, index)
+        then = self._yielded(op.true_region, index)
+        otherwise = self._yielded(op.false_region, index)
+        if then is None or otherwise is None:
+            return None
+        return np.where(condition, then, otherwise)
+
+    def _yielded(self, region: Region, index: int) -> Values | None:
+        block = region.blocks.first
+        terminator = block.last_op if block is not None else None
+        if not isinstance(terminator, scf.YieldOp):
+            return None
+        return self.get(terminator.operands[index])
 
     def _op(self, op: Operation, bits: int) -> Values | None:
         if isinstance(op, arith.ConstantOp):
