@@ -45,14 +45,13 @@ all its iterations are compared (`_iterations`).
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.dialects import func, llvm, memref, scf
-from xdsl.dialects.builtin import MemRefType, NoneAttr, UnrealizedConversionCastOp
+from xdsl.dialects import func, memref, scf
+from xdsl.dialects.builtin import MemRefType, NoneAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from dialects import attributes as mux_attrs
@@ -63,10 +62,13 @@ from lowering.common.group_values import (
     MAX_TRIPS,
     GroupValues,
     Values,
+    admitted,
     argument_blocks,
+    environments,
     guards,
 )
 from lowering.common.layout import storage
+from lowering.common.memory_objects import viewed_buffer
 
 MAX_ELEMENTS = 1 << 22
 """The most (combination of loop values) x (work-item) x (access) evaluations
@@ -148,15 +150,7 @@ def _pair_proven(group: GroupValues, intervals: Intervals, pair: list[_Access]) 
     runs = MAX_ELEMENTS // (combinations * group.work_items * len(pair))
     if runs < 1:
         return False
-    for chosen in itertools.product(*(values for _, values in blocks)):
-        env = {
-            arg: value
-            for (block, _), entry in zip(blocks, chosen, strict=True)
-            for arg, value in zip(block.args, entry, strict=True)
-        }
-        if not _disjoint(group, pair, env, runs):
-            return False
-    return True
+    return all(_disjoint(group, pair, env, runs) for env in environments(blocks))
 
 
 def _access(fn: func.FuncOp, op: Operation) -> _Access | None:
@@ -166,7 +160,7 @@ def _access(fn: func.FuncOp, op: Operation) -> _Access | None:
     if mux_attrs.SCHEDULE_ORDERED.get(op):
         return None
     type_ = op.memref.type
-    origin = _origin(fn, op.memref)
+    origin = viewed_buffer(fn, op.memref)
     if (
         origin is None
         or not isinstance(type_, MemRefType)
@@ -182,26 +176,6 @@ def _access(fn: func.FuncOp, op: Operation) -> _Access | None:
     indices = list(zip(op.indices, strides, strict=True))
     writes = isinstance(op, memref.StoreOp)
     return _Access(op, buffer, size, offset // size, writes, indices, list(guards(op)))
-
-
-def _origin(fn: func.FuncOp, ref: SSAValue) -> tuple[BlockArgument, int] | None:
-    """The parameter of `fn` that `ref` is, or is a module-scope local
-    variable in, through casts (`replace-module-scope-vars` marks the
-    variable's address, whose offset it gives: the GEP before that is
-    followed), and its byte offset there. Any other pointer arithmetic:
-    None."""
-    variable = None
-    while isinstance(owner := ref.owner, Operation):
-        variable = variable or mux_attrs.LOCAL_VARIABLE.get(owner)
-        followed = UnrealizedConversionCastOp
-        if variable is not None:
-            followed = UnrealizedConversionCastOp | llvm.GEPOp
-        if not isinstance(owner, followed):
-            break
-        ref = owner.operands[0]
-    if not isinstance(ref, BlockArgument) or ref.block is not fn.body.blocks.first:
-        return None
-    return ref, variable.offset if variable is not None else 0
 
 
 def _variables(
@@ -267,11 +241,8 @@ def _touched(
     if iterations is None:
         return None
     found = []
-    for values, active in iterations:
-        for condition, branch in access.guards:
-            known = values(condition)
-            if known is not None:  # an unknown condition: maybe true for all
-                active = active & (known if branch else ~known)
+    for values, running in iterations:
+        active = admitted(values, access.guards, running)
         element = np.full(group.work_items, access.offset, dtype=np.int64)
         for index, stride in access.indices:
             known = values(index)

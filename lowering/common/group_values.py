@@ -41,6 +41,7 @@ from xdsl.ir import (
 from dialects import attributes as mux_attrs
 from dialects import mux
 from lowering.common.cfg import reachable
+from lowering.common.llvm_types import bit_width
 
 Values = np.ndarray
 """One value per work-item (shape `(n,)`), or one for all of them (0-d): int64
@@ -59,11 +60,7 @@ computes for one index before giving up: a bound on the compile time."""
 
 def width(type_: Attribute) -> int | None:
     """The bits of an integer or index type; None for any other type."""
-    if isinstance(type_, IndexType):
-        return 64
-    if isinstance(type_, IntegerType):
-        return type_.width.data
-    return None
+    return bit_width(type_) if isinstance(type_, IntegerType | IndexType) else None
 
 
 def _wrap(x: Values, bits: int) -> Values:
@@ -196,10 +193,7 @@ class GroupValues:
 
     def uniform(self, value: SSAValue, env: Env) -> int | None:
         """`value` if it is known and the same in every work-item."""
-        found = self.values(value, env)
-        if found is None or (found.ndim and np.any(found != found.flat[0])):
-            return None
-        return int(found.flat[0]) if found.size else None
+        return _one(self.values(value, env))
 
     def loop_values(self, block: Block) -> list[tuple[int, ...]] | None:
         """The values of `block`'s arguments each time it is entered, if it
@@ -225,23 +219,16 @@ class GroupValues:
             or combinations * self.work_items > MAX_EVALUATIONS
         ):
             return None
+        bits = width(value.type)
+        conditions = list(guards(at))
         largest = None
-        for chosen in itertools.product(*known):
-            env = {
-                arg: entry
-                for block, values in zip(blocks, chosen, strict=True)
-                for arg, entry in zip(block.args, values, strict=True)
-            }
+        for env in environments(list(zip(blocks, known, strict=True))):
             frame = self.frame(env)
             found = frame(value)
-            bits = width(value.type)
             if found is None or bits is None:
                 return None
-            active = np.ones(self.work_items, dtype=bool)
-            for condition, branch in guards(at):
-                holds = frame(condition)
-                if holds is not None:  # not known: maybe true for all
-                    active = active & (holds if branch else ~holds)
+            everyone = np.ones(self.work_items, dtype=bool)
+            active = admitted(frame, conditions, everyone)
             found = np.broadcast_to(_unsigned(found, bits), active.shape)[active]
             if len(found):
                 largest = max(largest or 0, int(found.max()))
@@ -265,11 +252,12 @@ class GroupValues:
         return None
 
     def _all_uniform(
-        self,
-        values: tuple[SSAValue, ...] | list[SSAValue],
-        env: Env,
+        self, values: Sequence[SSAValue], env: Env
     ) -> tuple[int, ...] | None:
-        found = [self.uniform(v, env) for v in values]
+        """`values`, each known and the same in every work-item, computed in
+        one frame; else None."""
+        frame = self.frame(env)
+        found = [_one(frame(v)) for v in values]
         known = tuple(f for f in found if f is not None)
         return known if len(known) == len(found) else None
 
@@ -288,10 +276,11 @@ class GroupValues:
                 return None
             entries[0].append(state)
             env = dict(zip(before.args, state, strict=True))
-            more = self.uniform(condition.condition, env)
-            passed = self._all_uniform(list(condition.args), env)
-            if more is None or passed is None:
+            decided = self._all_uniform([condition.condition, *condition.args], env)
+            if decided is None:
                 return None
+            more, *rest = decided
+            passed = tuple(rest)
             if not more:
                 return LoopTrace(entries, passed)
             entries[1].append(passed)
@@ -317,6 +306,40 @@ class GroupValues:
             if state is None:
                 return None
         return LoopTrace(entries, state)
+
+
+def _one(found: Values | None) -> int | None:
+    """`found` if it is the same in every work-item."""
+    if found is None or (found.ndim and np.any(found != found.flat[0])):
+        return None
+    return int(found.flat[0]) if found.size else None
+
+
+def environments(
+    blocks: list[tuple[Block, list[tuple[int, ...]]]],
+) -> Iterator[dict[BlockArgument, int]]:
+    """Every combination of the values the arguments of `blocks` take (each
+    block with its list of entries, as `loop_values` gives them)."""
+    for chosen in itertools.product(*(entries for _, entries in blocks)):
+        yield {
+            arg: value
+            for (block, _), entry in zip(blocks, chosen, strict=True)
+            for arg, value in zip(block.args, entry, strict=True)
+        }
+
+
+def admitted(
+    values: Callable[[SSAValue], Values | None],
+    conditions: list[tuple[SSAValue, bool]],
+    active: Values,
+) -> Values:
+    """The work-items of `active` that `conditions` (as `guards` gives them)
+    let through; a condition not known may be true for all."""
+    for condition, branch in conditions:
+        holds = values(condition)
+        if holds is not None:
+            active = active & (holds if branch else ~holds)
+    return active
 
 
 def guards(op: Operation) -> Iterator[tuple[SSAValue, bool]]:
@@ -419,7 +442,7 @@ class _Frame:
         return _arith(op, known, bits)
 
     def _query(self, op: Operation) -> Values | None:
-        dim = self.group.uniform(op.operands[0], self.env)
+        dim = _one(self.get(op.operands[0]))
         if dim is None:
             return None
         local_id = isinstance(op, mux.GetLocalIdOp)

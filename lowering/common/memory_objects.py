@@ -1,5 +1,6 @@
 """The memory objects an access may address, for checked mode
-(`check-access-bounds`): a kernel buffer parameter, the module-scope local
+(`check-access-bounds`; `viewed_buffer` also for the race proof of
+`check-local-races`): a kernel buffer parameter, the module-scope local
 buffer, a private array, and the pointers traced back to them.
 
 An *object* is a value whose memory has an extent the checked kernel can know:
@@ -140,6 +141,25 @@ def _viewed_variable(value: SSAValue) -> mux_attrs.LocalVariable | None:
             return None
         value = owner.inputs[0]
     return variable
+
+
+def viewed_buffer(fn: func.FuncOp, value: SSAValue) -> tuple[BlockArgument, int] | None:
+    """The buffer parameter of `fn` that `value` is a view of, through casts
+    (the same address), and the view's byte offset in it: 0 for the parameter
+    itself, a module-scope local variable's own offset for its address (as
+    `_variable_object` checks it); None for any other pointer arithmetic."""
+    while entry_parameter(fn, value) is None:
+        if local_variable(value) is not None:
+            found = _variable_object(fn, value)
+            if found is None or not isinstance(found.value, BlockArgument):
+                return None
+            return found.value, found.offset
+        owner = value.owner
+        if not isinstance(owner, UnrealizedConversionCastOp) or len(owner.inputs) != 1:
+            return None
+        value = owner.inputs[0]
+    assert isinstance(value, BlockArgument)
+    return value, 0
 
 
 def _variable_text(variable: mux_attrs.LocalVariable) -> str:
