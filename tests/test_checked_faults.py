@@ -225,6 +225,63 @@ def test_a_barrier_reached_by_part_of_a_group_is_caught(name: str, language: str
 
 
 # --------------------------------------------------------------------------------------
+# A barrier left out of a kernel whose races the compiler proves absent.
+# --------------------------------------------------------------------------------------
+
+BARRIER_LINES = {
+    "mlir": "mux.work_group_barrier",
+    "cl": "barrier(CLK_LOCAL_MEM_FENCE);",
+}
+
+PROVEN = {"reduce": 2, "scan": 3, "sgemm_tiled": 2, "transpose": 1}
+"""The examples whose local accesses `check-local-races` leaves unchecked,
+proven free of races for their launch's work-group size (docs/checked-races.md),
+with each of their barriers left out in turn: every one of those barriers
+orders a store of one work-item before another's access (a tree step's
+partial sums, a tile's elements before they are read, or read before the
+next tile overwrites them), so each variant races, and the proof must not
+exempt it. Each with its number of barriers."""
+
+UNBARRIERED = [
+    (name, language, nth)
+    for name, count in PROVEN.items()
+    for language in LANGUAGES
+    for nth in range(count)
+]
+
+
+def without_barrier(source: str, language: str, nth: int) -> str:
+    """`source` with the line of its `nth` barrier (from 0) removed."""
+    lines = source.splitlines(keepends=True)
+    at = [i for i, line in enumerate(lines) if BARRIER_LINES[language] in line]
+    assert len(at) > nth, (language, nth, len(at))
+    del lines[at[nth]]
+    return "".join(lines)
+
+
+@pytest.mark.parametrize(("name", "language", "nth"), UNBARRIERED)
+def test_a_barrier_left_out_of_a_proven_kernel_is_a_race(
+    name: str, language: str, nth: int
+):
+    path = EXAMPLES / f"{name}.{language}"
+    source = path.read_text()
+    barriers = sum(BARRIER_LINES[language] in line for line in source.splitlines())
+    assert barriers == PROVEN[name], "each barrier is left out in one variant"
+    options = " ".join(build_options(source)) if language == "cl" else ""
+    program = mux.compile(
+        without_barrier(source, language, nth),
+        language="opencl" if language == "cl" else "mlir",
+        build_options=options,
+        checked=True,
+        name=str(path),
+    )
+    fault = caught(program, FIRST[name])
+    assert fault.kind is Fault.LOCAL_RACE
+    assert fault.work_item2 is not None
+    assert fault.work_item.local_id != fault.work_item2.local_id
+
+
+# --------------------------------------------------------------------------------------
 # No false report.
 # --------------------------------------------------------------------------------------
 
