@@ -179,3 +179,17 @@ def test_an_if_gives_each_work_item_its_branch(condition: str, expected: list[in
     found = value(body)
     assert found is not None
     np.testing.assert_array_equal(np.broadcast_to(found, (8,)), expected)
+
+
+def test_a_spent_budget_leaves_every_further_value_unknown():
+    fn = kernel("  %t = arith.addi %x, %y : index\n  %r = arith.muli %t, %sx : index")
+    use = next(op for op in fn.walk() if isinstance(op, func.CallOp))
+    group = GroupValues.of(fn)
+    assert group is not None
+    group.steps = 3  # %r needs 6 values: %t, %x, %y, their dims, %sx
+    assert group.values(use.operands[0], {}) is None
+    assert group.steps == 0
+    assert not group.spend(1)
+    group.steps = 100
+    assert group.values(use.operands[0], {}) is not None
+    assert 90 < group.steps < 100

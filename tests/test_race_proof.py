@@ -13,6 +13,7 @@ from xdsl.dialects import func, memref
 import mux
 from lowering.check_local_races.intervals import interval_classes
 from lowering.check_local_races.proof import race_free
+from lowering.common import group_values
 from mux.compiler import parse_cached
 
 HEAD = """
@@ -386,3 +387,43 @@ def test_a_module_scope_variable_reached_through_casts_and_its_gep():
     assert proven(body) == [True]
     # element 16 + 0, which work-item 16 of a group of 32 stores to
     assert proven(body.replace("%c3, %c0", "%c0, %c0"), size=(32, 1, 1)) == [False]
+
+
+def many_accesses(count: int, trips: int) -> str:
+    """`count` read-modify-writes of elements `lid * count + k + s` in a loop of
+    `trips` steps `s` with a barrier: every work-item's elements its own in
+    each step, so every pair of the `2 * count` accesses is compared for each
+    of the `trips` values of `s`."""
+    steps = "".join(
+        f"""
+    %k{k} = arith.constant {k} : index
+    %a{k} = arith.addi %m, %k{k} : index
+    %v{k} = memref.load %tile[%a{k}] : memref<?xi32, 3>
+    memref.store %v{k}, %tile[%a{k}] : memref<?xi32, 3>
+"""
+        for k in range(count)
+    )
+    return (
+        f"""
+  %cn = arith.constant {count} : index
+  %ct = arith.constant {trips} : index
+  %m0 = arith.muli %lid, %cn : index
+  scf.for %s = %c0 to %ct step %c1 {{
+    %m = arith.addi %m0, %s : index
+{steps}"""
+        + BARRIER.format(0).replace("  mux", "    mux")
+        + "  }\n"
+    )
+
+
+def test_a_class_of_many_accesses_is_proven_within_the_budget():
+    # 8 x 2 accesses, 100 values of `s`: each access's elements computed once
+    # for each `s` and shared by its 15 pairs (each pair's own computations
+    # would take more steps than the budget)
+    assert proven(many_accesses(8, 100)) == [True] * 16
+
+
+def test_a_spent_budget_proves_nothing(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(group_values, "MAX_STEPS", 1000)
+    assert proven(many_accesses(8, 100)) == [False] * 16
+    assert proven(TREE.format(factor=2)) == [True] * 4

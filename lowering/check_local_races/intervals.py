@@ -48,7 +48,9 @@ class _Segments:
     """Segments joined in classes (a union-find), the edges that join them
     (code running on from one into the other), and the segment of each op."""
 
-    def __init__(self) -> None:
+    def __init__(self, holders: set[Operation]) -> None:
+        self.holders = holders
+        """The ops that are or hold a cut (`_holders`)."""
         self.parent: list[int] = []
         self.edges: list[list[int]] = []
         self.of: dict[Operation, int] = {}
@@ -82,7 +84,7 @@ class _Segments:
             if isinstance(op, CUTS):
                 self.of[op] = current
                 current = self.new()
-            elif op.regions and holds_cut(op):
+            elif op.regions and op in self.holders:
                 self.of[op] = current
                 current = self.structured(op, current)
             else:
@@ -118,9 +120,17 @@ class _Segments:
         raise _Unknown
 
 
-def holds_cut(op: Operation) -> bool:
-    """Whether `op` is a cut or has one inside."""
-    return any(isinstance(inner, CUTS) for inner in op.walk())
+def _holders(body: Region) -> set[Operation]:
+    """The cuts of `body` and the ops they are nested in: one walk, where
+    asking each op whether it holds a cut would walk it again."""
+    found: set[Operation] = set()
+    for op in body.walk():
+        if isinstance(op, CUTS):
+            inner: Operation | None = op
+            while inner is not None and inner not in found:
+                found.add(inner)
+                inner = inner.parent_op()
+    return found
 
 
 class Intervals:
@@ -135,6 +145,10 @@ class Intervals:
         """`op`'s interval class: ops of different classes never run in one
         interval."""
         return self._segments.find(self._segments.of[op])
+
+    def holds_cut(self, op: Operation) -> bool:
+        """Whether `op` is a cut or has one inside."""
+        return op in self._segments.holders
 
     def segment_of(self, op: Operation) -> int:
         """`op`'s segment: the ops of one block between the same two cuts (or
@@ -166,7 +180,7 @@ def interval_classes(body: Region) -> Intervals | None:
     """The interval classes of `body` (a kernel's); None if a cut is inside an
     op whose control flow is not modelled (then any two ops may share an
     interval)."""
-    segments = _Segments()
+    segments = _Segments(_holders(body))
     blocks = list(body.blocks)
     try:
         starts = {block: segments.new() for block in blocks}

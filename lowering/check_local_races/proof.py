@@ -17,7 +17,11 @@ on a class (which is then checked as before) when any local access of the
 class is not a scalar `memref.load`/`store` of a kernel parameter or
 module-scope variable (an atomic, a vector, a pointer), or its index is not
 known: a loaded value, a kernel argument, a global id, a loop whose trip is
-not fixed.
+not fixed; or when the budget of steps of its `GroupValues` is spent (a step
+per value computed and per comparison of two accesses for one value of their
+loop variables; an access's elements are computed once for each such value,
+for all the pairs it is in), which bounds the compile time of a kernel with
+many accesses in a loop of many steps.
 
 Where it errs, it errs towards "may race":
 - a condition around an access that is not known (a bounds check against a
@@ -56,7 +60,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from dialects import attributes as mux_attrs
 from dialects.mux import ADDRESS_SPACE_LOCAL, address_space_of
-from lowering.check_local_races.intervals import Intervals, holds_cut
+from lowering.check_local_races.intervals import Intervals
 from lowering.common.access_sites import targets
 from lowering.common.group_values import (
     MAX_TRIPS,
@@ -92,6 +96,8 @@ class _Access:
     """Each index and its stride in elements."""
     guards: list[tuple[SSAValue, bool]]
     """The conditions of the `scf.if`s around it, and the branch it is in."""
+    loops: list[scf.ForOp | scf.WhileOp]
+    """The loops without a cut around it, the outermost first (`_iterations`)."""
 
 
 def race_free(fn: func.FuncOp, intervals: Intervals) -> set[int]:
@@ -118,7 +124,7 @@ def _local(op: Operation) -> bool:
 def _proven(
     fn: func.FuncOp, group: GroupValues, intervals: Intervals, ops: list[Operation]
 ) -> bool:
-    accesses = [_access(fn, op) for op in ops]
+    accesses = [_access(fn, intervals, op) for op in ops]
     known = [a for a in accesses if a is not None]
     if len(known) < len(accesses):
         return False
@@ -127,8 +133,9 @@ def _proven(
         sizes.setdefault(access.buffer, set()).add(access.size)
     if any(len(found) > 1 for found in sizes.values()):
         return False  # elements of different sizes in one buffer
+    touched: _Touched = {}
     return all(
-        _pair_proven(group, intervals, [a, b])
+        _pair_proven(group, intervals, [a, b], touched)
         for i, a in enumerate(known)
         for b in known[i:]
         if (a.writes or b.writes)
@@ -137,7 +144,20 @@ def _proven(
     )
 
 
-def _pair_proven(group: GroupValues, intervals: Intervals, pair: list[_Access]) -> bool:
+_Elements = list[tuple[Values, Values, Values]]
+"""The elements an access touches, the work-items touching them, and whether
+they write (`_touched`)."""
+
+_Touched = dict[
+    tuple[Operation, int, frozenset[tuple[BlockArgument, int]]], "_Elements | None"
+]
+"""`_touched` of an access, for `runs` and the loop variables' values: the
+pairs of one class share them (each access is in many pairs)."""
+
+
+def _pair_proven(
+    group: GroupValues, intervals: Intervals, pair: list[_Access], touched: _Touched
+) -> bool:
     """Whether no two work-items touch one element, one writing, in the two
     accesses of `pair` (or two work-items in one access, twice the same),
     for every value of their loops' variables."""
@@ -150,10 +170,12 @@ def _pair_proven(group: GroupValues, intervals: Intervals, pair: list[_Access]) 
     runs = MAX_ELEMENTS // (combinations * group.work_items * len(pair))
     if runs < 1:
         return False
-    return all(_disjoint(group, pair, env, runs) for env in environments(blocks))
+    return all(
+        _disjoint(group, pair, env, runs, touched) for env in environments(blocks)
+    )
 
 
-def _access(fn: func.FuncOp, op: Operation) -> _Access | None:
+def _access(fn: func.FuncOp, intervals: Intervals, op: Operation) -> _Access | None:
     """`op` as a scalar access of local memory `fn` is given, if it is one."""
     if not isinstance(op, memref.LoadOp | memref.StoreOp):
         return None
@@ -175,7 +197,15 @@ def _access(fn: func.FuncOp, op: Operation) -> _Access | None:
     strides = [math.prod(shape[k + 1 :]) for k in range(len(shape))]
     indices = list(zip(op.indices, strides, strict=True))
     writes = isinstance(op, memref.StoreOp)
-    return _Access(op, buffer, size, offset // size, writes, indices, list(guards(op)))
+    loops = [
+        parent
+        for parent in reversed(_ancestors(op))
+        if isinstance(parent, scf.ForOp | scf.WhileOp)
+        and not intervals.holds_cut(parent)
+    ]
+    return _Access(
+        op, buffer, size, offset // size, writes, indices, list(guards(op)), loops
+    )
 
 
 def _variables(
@@ -195,7 +225,7 @@ def _variables(
     for block, ops in users.items():
         if not isinstance(block.parent_op(), scf.WhileOp | scf.ForOp):
             continue  # a kernel argument, a branch's: not known, as no variable
-        if not any(holds_cut(op) for op in block.ops):
+        if not any(intervals.holds_cut(op) for op in block.ops):
             continue  # all its iterations run in one interval: `_iterations`
         values = group.loop_values(block)
         if values is None:
@@ -203,7 +233,7 @@ def _variables(
         segments = set()
         for op in ops:
             ancestor = block.find_ancestor_op_in_block(op)
-            if ancestor is None or holds_cut(ancestor):
+            if ancestor is None or intervals.holds_cut(ancestor):
                 return None
             segments.add(intervals.segment_of(ancestor))
         if len(segments) > 1:
@@ -217,27 +247,34 @@ def _disjoint(
     accesses: list[_Access],
     env: dict[BlockArgument, int],
     runs: int,
+    touched: _Touched,
 ) -> bool:
     """Whether, with the loop variables of `env`, no element of a buffer is
     touched by two work-items, one writing; False if an index is not known,
-    or an access is in more than `runs` iterations of its loops."""
-    touched: dict[BlockArgument, list[tuple[Values, Values, Values]]] = {}
+    an access is in more than `runs` iterations of its loops, or the budget
+    of `group` is spent (a step per comparison)."""
+    if not group.spend(1):
+        return False
+    by_buffer: dict[BlockArgument, _Elements] = {}
     for access in accesses:
-        found = _touched(group, access, env, runs)
+        key = (access.op, runs, frozenset(env.items()))
+        if key not in touched:
+            touched[key] = _touched(group, access, env, runs)
+        found = touched[key]
         if found is None:
             return False
-        touched.setdefault(access.buffer, []).extend(found)
-    return not any(_shared(parts) for parts in touched.values())
+        by_buffer.setdefault(access.buffer, []).extend(found)
+    return not any(_shared(parts) for parts in by_buffer.values())
 
 
 def _touched(
     group: GroupValues, access: _Access, env: dict[BlockArgument, int], runs: int
-) -> list[tuple[Values, Values, Values]] | None:
+) -> _Elements | None:
     """The elements `access` touches and the work-items touching them (and
     whether they write), in every iteration of the loops without a cut around
     it (all of which run in one interval); None if an index is not known, or
     there are more than `runs` iterations."""
-    iterations = _iterations(group, access.op, env, runs)
+    iterations = _iterations(group, access, env, runs)
     if iterations is None:
         return None
     found = []
@@ -256,25 +293,20 @@ def _touched(
 
 
 def _iterations(
-    group: GroupValues, op: Operation, env: dict[BlockArgument, int], runs: int
+    group: GroupValues, access: _Access, env: dict[BlockArgument, int], runs: int
 ) -> list[tuple[Callable[[SSAValue], Values | None], Values]] | None:
-    """The values in each iteration of the loops without a cut around `op`
-    (their variables one per work-item: a loop over a work-item's share of a
-    tile), and the work-items still in the loop; one iteration of a loop that
-    cannot be run (its variables are then not known); None if there would be
-    more than `runs`."""
-    loops = [
-        parent
-        for parent in _ancestors(op)
-        if isinstance(parent, scf.ForOp | scf.WhileOp) and not holds_cut(parent)
-    ]
+    """The values in each iteration of the loops without a cut around
+    `access` (their variables one per work-item: a loop over a work-item's
+    share of a tile), and the work-items still in the loop; one iteration of
+    a loop that cannot be run (its variables are then not known); None if
+    there would be more than `runs`."""
     found: list[tuple[_Env, Values]] = [
         (dict(env), np.ones(group.work_items, dtype=bool))
     ]
-    for loop in reversed(loops):  # the outermost first
+    for loop in access.loops:
         deeper: list[tuple[_Env, Values]] = []
         for outer, active in found:
-            trips = _trips(group, loop, outer, active, op)
+            trips = _trips(group, loop, outer, active, access.op)
             if trips is None:
                 deeper.append((outer, active))  # its variables not known
                 continue
@@ -370,7 +402,7 @@ def _ancestors(op: Operation) -> list[Operation]:
     return found
 
 
-def _shared(parts: list[tuple[Values, Values, Values]]) -> bool:
+def _shared(parts: _Elements) -> bool:
     """Whether an element is touched by two work-items, one of them writing."""
     elements = np.concatenate([p[0] for p in parts])
     if not len(elements):

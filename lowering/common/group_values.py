@@ -16,6 +16,12 @@ a kernel argument, a loaded value, a global id (its group is not known).
 The arithmetic is exact, as LLVM does it: `index` is 64 bits wide, sums and
 products wrap at their width, unsigned ops and comparisons see the bits
 unsigned; a division by zero or a shift past the width (poison) gives None.
+
+Each value computed costs one *step* of the `GroupValues`' budget
+(`MAX_STEPS`; its users charge their own work too, `spend`); once it is spent,
+every further value is not known. What is proven from these values is then
+what unknown values allow (nothing, or less), so the budget bounds the
+compile time of a checked kernel, and never makes a proof wrong.
 """
 
 from __future__ import annotations
@@ -56,6 +62,11 @@ MAX_TRIPS = 4096
 MAX_EVALUATIONS = 1 << 20
 """The most values (combinations of loop values x work-items) `largest`
 computes for one index before giving up: a bound on the compile time."""
+
+MAX_STEPS = 100_000
+"""The steps one `GroupValues` may take (module docstring): about a second of
+compile time. The proofs of the examples take at most a few thousand
+(docs/performance.md, "Checked mode")."""
 
 
 def width(type_: Attribute) -> int | None:
@@ -169,6 +180,8 @@ class GroupValues:
         self.ids = (linear % x, linear // x % y, linear // (x * y))
         self.linear = linear
         self._loops: dict[Operation, LoopTrace | None] = {}
+        self.steps = MAX_STEPS
+        """The steps of the budget left (module docstring)."""
 
     @staticmethod
     def of(kernel: func.FuncOp) -> GroupValues | None:
@@ -186,6 +199,14 @@ class GroupValues:
         """`value` in every work-item, the block arguments in `env` having
         the values given; None if it is not known."""
         return self.frame(env)(value)
+
+    def spend(self, steps: int) -> bool:
+        """Takes `steps` from the budget; False (and none taken) if fewer
+        are left."""
+        if steps > self.steps:
+            return False
+        self.steps -= steps
+        return True
 
     def frame(self, env: Env) -> Callable[[SSAValue], Values | None]:
         """`values` for one `env`, each value computed once."""
@@ -384,7 +405,7 @@ class _Frame:
 
     def _compute(self, value: SSAValue) -> Values | None:
         bits = width(value.type)
-        if bits is None:
+        if bits is None or not self.group.spend(1):
             return None
         if isinstance(value, BlockArgument):
             if value in self.env:
