@@ -14,6 +14,7 @@ does not match.
 
 from __future__ import annotations
 
+import argparse
 import re
 import subprocess
 import sys
@@ -86,8 +87,15 @@ def check(step: Step) -> str | None:
 
 
 def main(argv: list[str]) -> int:
-    pages = [Path(a) for a in argv] or [REPO / "docs" / "tutorial.md"]
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "pages", nargs="*", type=Path, help="pages to check (docs/tutorial.md)"
+    )
+    pages = parser.parse_args(argv).pages or [REPO / "docs" / "tutorial.md"]
     for page in pages:
+        if not page.is_file():
+            print(f"check_docs: no such page: {page}")
+            return 1
         page_steps = steps(page.read_text(encoding="utf-8"))
         if not page_steps:
             print(f"no command found in {page}")
