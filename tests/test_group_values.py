@@ -4,6 +4,8 @@ it, and None for what it cannot know."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from xdsl.dialects import func, scf
@@ -86,10 +88,53 @@ def test_the_work_item_queries():
             1,
         ),
         ("%s = arith.constant 3 : index\n  %r = arith.shli %sx, %s : index", 32),
+        # the lowest index divided by 2 and 3: towards zero, exactly
+        (
+            f"%m = arith.constant {-(2**63)} : index\n"
+            "  %t = arith.constant 2 : index\n  %r = arith.divsi %m, %t : index",
+            -(2**62),
+        ),
+        (
+            f"%m = arith.constant {-(2**63)} : index\n"
+            "  %t = arith.constant 3 : index\n  %r = arith.divsi %m, %t : index",
+            -(2**63 // 3),
+        ),
+        (
+            f"%m = arith.constant {-(2**63)} : index\n"
+            "  %t = arith.constant 3 : index\n  %r = arith.remsi %m, %t : index",
+            -2,
+        ),
+        # an i1's true is -1 signed: below false, not above it
+        (
+            "%a = arith.constant true\n  %b = arith.constant false\n"
+            "  %c = arith.cmpi slt, %a, %b : i1\n"
+            "  %r = arith.index_cast %c : i1 to index",
+            -1,
+        ),
+        (
+            "%a = arith.constant true\n  %b = arith.constant false\n"
+            "  %c = arith.maxsi %a, %b : i1\n  %e = arith.extui %c : i1 to i64\n"
+            "  %r = arith.index_cast %e : i64 to index",
+            0,
+        ),
+        # an i64 constant written unsigned
+        (
+            f"%a = arith.constant {2**64 - 1} : i64\n"
+            "  %r = arith.index_cast %a : i64 to index",
+            -1,
+        ),
+        # wraps, without numpy's overflow warning (an error in this test)
+        (
+            "%m = arith.constant 9223372036854775807 : index\n"
+            "  %r = arith.muli %m, %sx : index",
+            -4,
+        ),
     ],
 )
 def test_arithmetic_as_llvm_does_it(body: str, expected: int):
-    found = value("  " + body)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        found = value("  " + body)
     assert found is not None
     assert int(found) == expected
 
@@ -101,6 +146,9 @@ def test_arithmetic_as_llvm_does_it(body: str, expected: int):
         "  %r = arith.addi %gid, %x : index",  # the group is not known
         "  %r = arith.divui %sx, %x : index",  # work-item 0 divides by zero
         "  %s = arith.constant 64 : index\n  %r = arith.shli %sx, %s : index",
+        # the lowest i32 by -1 overflows (poison)
+        "  %a = arith.constant -2147483648 : i32\n  %b = arith.constant -1 : i32\n"
+        "  %c = arith.divsi %a, %b : i32\n  %r = arith.index_cast %c : i32 to index",
     ],
 )
 def test_what_it_cannot_know(body: str):

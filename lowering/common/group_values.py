@@ -94,9 +94,20 @@ def _int(x: Values) -> Values:
     return x.astype(np.int64)
 
 
-def _signed_division(a: Values, b: Values, remainder: bool) -> Values:
-    """C's division (towards zero) and its remainder."""
-    q = np.abs(a) // np.abs(b) * np.sign(a) * np.sign(b)
+def _signed(x: Values, bits: int) -> Values:
+    """The bits of `x` read signed: as int64, an `i1`'s true is -1."""
+    value = _int(x)
+    return -value if bits == 1 else value
+
+
+def _signed_division(a: Values, b: Values, bits: int, remainder: bool) -> Values | None:
+    """`arith.divsi` (towards zero) or `arith.remsi` of `bits`-bit integers;
+    None where the quotient overflows (the lowest value by -1: poison)."""
+    a, b = _signed(a, bits), _signed(b, bits)
+    if np.any((a == -(1 << (bits - 1))) & (b == -1)):
+        return None
+    floor = a // b  # towards minus infinity: one less where signs differ
+    q = floor + ((floor * b != a) & ((a < 0) != (b < 0)))
     return a - q * b if remainder else q
 
 
@@ -107,8 +118,8 @@ _BINARY: dict[type[Operation], Callable[[Values, Values, int], Values | None]] =
     arith.AndIOp: lambda a, b, w: _wrap(_int(a) & _int(b), w),
     arith.OrIOp: lambda a, b, w: _wrap(_int(a) | _int(b), w),
     arith.XOrIOp: lambda a, b, w: _wrap(_int(a) ^ _int(b), w),
-    arith.MaxSIOp: lambda a, b, w: np.maximum(a, b),
-    arith.MinSIOp: lambda a, b, w: np.minimum(a, b),
+    arith.MaxSIOp: lambda a, b, w: np.where(_signed(a, w) >= _signed(b, w), a, b),
+    arith.MinSIOp: lambda a, b, w: np.where(_signed(a, w) <= _signed(b, w), a, b),
     arith.MaxUIOp: lambda a, b, w: np.where(_unsigned(a, w) >= _unsigned(b, w), a, b),
     arith.MinUIOp: lambda a, b, w: np.where(_unsigned(a, w) <= _unsigned(b, w), a, b),
 }
@@ -122,7 +133,8 @@ def _divide(kind: type[Operation], a: Values, b: Values, w: int) -> Values | Non
         return _wrap(
             (ua % ub if kind is arith.RemUIOp else ua // ub).astype(np.int64), w
         )
-    return _wrap(_signed_division(_int(a), _int(b), kind is arith.RemSIOp), w)
+    found = _signed_division(a, b, w, kind is arith.RemSIOp)
+    return None if found is None else _wrap(found, w)
 
 
 def _shift(kind: type[Operation], a: Values, b: Values, w: int) -> Values | None:
@@ -151,7 +163,7 @@ def _compare(predicate: int, a: Values, b: Values, w: int) -> Values:
         a, b = _unsigned(a, w), _unsigned(b, w)
         predicate -= 4
     else:
-        a, b = _int(a), _int(b)
+        a, b = _signed(a, w), _signed(b, w)
     order = (a < b, a <= b, a > b, a >= b)
     return np.asarray(order[predicate - 2])
 
@@ -449,7 +461,8 @@ class _Frame:
             attr = op.value
             if not isinstance(attr, IntegerAttr):
                 return None
-            return _wrap(np.asarray(attr.value.data, dtype=np.int64), bits)
+            data = attr.value.data % (1 << 64)  # as unsigned, then int64's bits
+            return _wrap(np.asarray(data, dtype=np.uint64).astype(np.int64), bits)
         if isinstance(
             op, mux.GetLocalIdOp | mux.GetLocalSizeOp | mux.GetEnqueuedLocalSizeOp
         ):
@@ -460,7 +473,8 @@ class _Frame:
         if any(o is None for o in operands):
             return None
         known = [o for o in operands if o is not None]
-        return _arith(op, known, bits)
+        with np.errstate(over="ignore"):  # the wrap is LLVM's too: no news
+            return _arith(op, known, bits)
 
     def _query(self, op: Operation) -> Values | None:
         dim = _one(self.get(op.operands[0]))
@@ -491,8 +505,10 @@ def _arith(op: Operation, operands: list[Values], bits: int) -> Values | None:
     if isinstance(op, arith.SelectOp):
         return np.where(operands[0].astype(bool), operands[1], operands[2])
     if isinstance(op, arith.IndexCastOp | arith.ExtSIOp | arith.TruncIOp):
-        value = _int(operands[0])  # sign-extended already, but for an i1
-        return _wrap(-value if width(op.operands[0].type) == 1 else value, bits)
+        source = width(op.operands[0].type)
+        if source is None:
+            return None
+        return _wrap(_signed(operands[0], source), bits)
     if isinstance(op, arith.ExtUIOp):
         source = width(op.operands[0].type)
         if source is None:
