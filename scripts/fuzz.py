@@ -17,7 +17,11 @@ lost. The targets (`--target`):
   compile, `kernel.compiled()` (nothing is launched);
 * `cli`: `mux-opt -p host` or `mux-opt -p host -t llvm` (alternately), through
   `mux.opt.main` in the worker;
-* `both` (the default): the mutants alternate between the two.
+* `both` (the default): the mutants alternate between the two;
+* `checked`: `mux.compile(text, checked=True)`, then each kernel compiled for a
+  local size of (4, 2, 1) (as its first launch would be; its required size if it
+  has one): checked mode's passes, and the compile-time proofs that need a
+  known work-group size (`lowering/common/group_values.py`).
 
 Outcomes: `ok`; `error`, the expected refusal (`mux.CompileError`/`mux.LaunchError`
 from the API; a diagnostic on stderr and exit status 1 from mux-opt); `uncaught`,
@@ -440,6 +444,7 @@ class Mutator:
 
 TARGETS = {
     "api": (),
+    "checked": (),
     "cli": ("-p", "host"),
     "cli-llvm": ("-p", "host", "-t", "llvm"),
 }
@@ -469,13 +474,18 @@ def crash_site(error: BaseException) -> str:
     return f"{where} {type(error).__name__}"
 
 
-def run_api(text: str) -> Result:
+CHECKED_LOCAL_SIZE = (4, 2, 1)
+"""The local size the `checked` target compiles each kernel for."""
+
+
+def run_api(text: str, checked: bool = False) -> Result:
     import mux
 
     try:
-        program = mux.compile(text, name="<fuzz>")
+        program = mux.compile(text, name="<fuzz>", checked=checked)
         for name in program.kernels:
-            program.kernel(name).compiled()
+            kernel = program.kernel(name)
+            kernel.compiled(CHECKED_LOCAL_SIZE if checked else None)
     except (mux.CompileError, mux.LaunchError) as error:
         return Result("error", message=str(error)[:200])
     return Result("ok")
@@ -505,8 +515,8 @@ def run_case(target: str, text: str) -> Result:
     import mux.compiler
 
     try:
-        if target == "api":
-            return run_api(text)
+        if target in ("api", "checked"):
+            return run_api(text, checked=target == "checked")
         return run_cli(text, TARGETS[target])
     except SystemExit as error:
         return Result("uncaught", f"SystemExit {error.code}", text[:0])
@@ -679,8 +689,8 @@ class Site:
 
 
 def target_of(mode: str, number: int) -> str:
-    if mode == "api":
-        return "api"
+    if mode in ("api", "checked"):
+        return mode
     cli = "cli-llvm" if (number // 2) % 2 else "cli"
     if mode == "cli":
         return "cli-llvm" if number % 2 else "cli"
@@ -806,7 +816,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="random seed")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds per case")
-    parser.add_argument("--target", choices=("api", "cli", "both"), default="both")
+    parser.add_argument(
+        "--target", choices=("api", "cli", "both", "checked"), default="both"
+    )
     parser.add_argument("--save", type=Path, help="write each site's reproducer here")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     args = parser.parse_args(argv)

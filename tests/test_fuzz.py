@@ -2,7 +2,8 @@
 
 The inputs scripts/fuzz.py found (tests/filecheck/tools/fuzz_regressions.mlir, each
 chunk with the message it must give) go through the API here, as they go through
-mux-opt in lit; a short fuzz of both targets with a fixed seed looks for new ones.
+mux-opt in lit; a short fuzz of both targets, and one compiled checked, with a fixed
+seed look for new ones.
 """
 
 import os
@@ -76,4 +77,16 @@ def test_short_fuzz_finds_no_exception_crash_or_hang() -> None:
     fuzz = load_script("fuzz")
     report = fuzz.campaign(count=300, seed=0, jobs=2, timeout=30.0, target="both")
     assert report.outcomes["ok"] + report.outcomes["error"] == 300, report.summary()
+    assert report.failures == 0, report.summary()
+
+
+def test_short_checked_fuzz_finds_no_exception_crash_or_hang() -> None:
+    """300 mutants compiled checked, for a local size (scripts/fuzz.py's
+    `checked` target): checked mode's passes and the compile-time proofs of a
+    known work-group size (with this seed, before the fix, a required
+    work-group size of 12 x 1 x 2**31 - 1 made them allocate 192 GiB)."""
+    fuzz = load_script("fuzz")
+    report = fuzz.campaign(count=300, seed=0, jobs=2, timeout=30.0, target="checked")
+    assert report.outcomes["ok"] + report.outcomes["error"] == 300, report.summary()
+    assert report.outcomes["ok"] > 0, report.summary()
     assert report.failures == 0, report.summary()

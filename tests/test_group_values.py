@@ -241,3 +241,12 @@ def test_a_spent_budget_leaves_every_further_value_unknown():
     group.steps = 100
     assert group.values(use.operands[0], {}) is not None
     assert 90 < group.steps < 100
+
+
+def test_a_work_group_larger_than_the_device_allows_is_not_modelled():
+    # a required size no launch can run (the runtime refuses it) would need an
+    # array of 12 * 2**31 ids
+    source = HEAD.replace("array<i32: 4, 2, 1>", "array<i32: 12, 1, 2147483647>")
+    module = parse_cached(source.format(body="  %r = arith.addi %x, %y : index"), "<k>")
+    fn = next(op for op in module.ops if isinstance(op, func.FuncOp))
+    assert GroupValues.of(fn) is None

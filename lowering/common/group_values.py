@@ -47,6 +47,7 @@ from xdsl.ir import (
 from dialects import attributes as mux_attrs
 from dialects import mux
 from lowering.common.cfg import reachable
+from lowering.common.device import HOST
 from lowering.common.llvm_types import bit_width
 
 Values = np.ndarray
@@ -182,7 +183,8 @@ class LoopTrace:
 class GroupValues:
     """The values of `kernel`'s integer arithmetic over one work-group of
     its required size (module docstring); `GroupValues.of` is None if it
-    has none, or is `run-vecz`'s packet of a kernel."""
+    has none, one larger than the device allows (no launch runs it), or is
+    `run-vecz`'s packet of a kernel."""
 
     def __init__(self, kernel: func.FuncOp, sizes: tuple[int, int, int]):
         self.kernel = kernel
@@ -200,6 +202,8 @@ class GroupValues:
         sizes = mux_attrs.REQD_WORK_GROUP_SIZE.get(kernel)
         if sizes is None or mux_attrs.VECZ_DERIVED.get(kernel) is not None:
             return None  # a packet's values are its lanes', not one work-item's
+        if math.prod(sizes) > HOST.max_work_group_size:
+            return None  # no launch runs it (the runtime refuses the size)
         x, y, z = sizes
         return GroupValues(kernel, (x, y, z))
 
