@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from example_launches import EXAMPLES
 from kernels import build_options
+from script_modules import load_script
 from xdsl.dialects import func, memref
 
 import mux
@@ -503,3 +504,11 @@ def test_the_examples_are_proven_and_run_clean_checked(
         np.testing.assert_array_equal(checked, unchecked)
     # no local access is race-checked: the proof covers every interval
     assert "check_local" not in kernel.compiled(local_size).llvm_ir
+
+
+def test_the_proof_agrees_with_the_run_time_check():
+    # scripts/fuzz_races.py: random kernels launched checked with the proof and
+    # without it report the same races (a longer campaign is the script's)
+    report = load_script("fuzz_races").campaign(count=10, seed=0)
+    assert not report.disagree, report.summary()
+    assert report.raced and report.all_proven, report.summary()
