@@ -12,6 +12,8 @@ ruff format --check . || status=1
 # and Node.js as wheels; IGNORE_WARNINGS skips its check of PyPI for a newer one.
 PYRIGHT_PYTHON_IGNORE_WARNINGS=1 pyright || status=1
 lit tests/filecheck --xunit-xml-output test-results/lit.xml -sv || status=1
-pytest -q --junitxml test-results/pytest.xml "$@" || status=1
+# one worker per core (pytest-xdist): the tests share nothing but the disk cache
+# of compiled kernels (conftest.py), whose entries are written atomically
+pytest -q -n auto --junitxml test-results/pytest.xml "$@" || status=1
 python scripts/test_summary.py test-results/lit.xml test-results/pytest.xml || status=1
 exit $status
