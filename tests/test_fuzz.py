@@ -42,19 +42,21 @@ def test_found_input_is_a_compile_error(source: str, message: str) -> None:
 def test_unclosed_string_literal_fails_in_linear_time() -> None:
     """xDSL 0.74's lexer took exponential time on a string literal not closed
     before the end of its line (mux/source.py installs a linear rule). In a
-    subprocess, so that a regression fails the test instead of hanging it."""
+    subprocess with a time limit, so that a regression fails the test instead
+    of hanging it: with 400 repetitions the exponential rule would run for
+    ages and the linear one takes milliseconds, so the limit can be generous
+    (no timed assertion that a loaded machine could break)."""
     code = (
-        "import time, mux\n"
+        "import mux\n"
         "heads = ['mux.kernel = \"entry-point, mux.max_work_dim = 1 : i32',\n"
         "         'mux.kernel = \"' + 'entry-point, ' * 2,\n"
         "         'mux.kernel = \"' + 'entry-point, ' * 400]\n"
-        "start = time.perf_counter()\n"
         "for head in heads:\n"
         "    try:\n"
         "        mux.compile('func.func @k() attributes {' + head + '} {}')\n"
         "    except mux.CompileError as error:\n"
         "        assert 'closing string literal' in str(error), error\n"
-        "print(time.perf_counter() - start)\n"
+        "print('done')\n"
     )
     # The code under test: `python -c` puts its working directory first on the path.
     root = str(Path(mux.__file__).resolve().parent.parent)
@@ -68,7 +70,7 @@ def test_unclosed_string_literal_fails_in_linear_time() -> None:
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    assert float(done.stdout) < 1.0
+    assert done.stdout.strip() == "done"
 
 
 def test_short_fuzz_finds_no_exception_crash_or_hang() -> None:
