@@ -65,9 +65,9 @@ MAX_EVALUATIONS = 1 << 20
 computes for one index before giving up: a bound on the compile time."""
 
 MAX_STEPS = 100_000
-"""The steps one `GroupValues` may take (module docstring): about a second of
-compile time. The proofs of the examples take at most a few thousand
-(docs/performance.md, "Checked mode")."""
+"""The steps one `GroupValues` may take (module docstring): one to three
+seconds of compile time. The proofs of the examples take at most a few
+thousand (docs/performance.md, "Checked mode")."""
 
 
 def width(type_: Attribute) -> int | None:
